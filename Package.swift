@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hived",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "HiveKit", targets: ["HiveKit"]),
+        .executable(name: "hived", targets: ["hived"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(
+            name: "HiveKit",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "hived",
+            dependencies: [
+                "HiveKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HiveKitTests",
+            dependencies: ["HiveKit"]
+        ),
+        .testTarget(
+            name: "HivedTests",
+            dependencies: ["hived", "HiveKit"]
+        ),
+        .testTarget(
+            name: "SystemdTests",
+            dependencies: ["hived"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
