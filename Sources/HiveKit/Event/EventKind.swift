@@ -1,0 +1,36 @@
+/// The kind of a ``HiveEvent``, without parameters: the key of the profiler's tables.
+public enum EventKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case setup, `init`, ready, background, foreground, reload, memoryWarning, custom
+    case terminate, teardown, unmount
+
+    /// The name used in logs, journal fields and probe files (`init`, `memoryWarning`…).
+    public var name: String {
+        switch self {
+        case .setup: "setup"
+        case .`init`: "init"
+        case .ready: "ready"
+        case .background: "background"
+        case .foreground: "foreground"
+        case .reload: "reload"
+        case .memoryWarning: "memoryWarning"
+        case .custom: "custom"
+        case .terminate: "terminate"
+        case .teardown: "teardown"
+        case .unmount: "unmount"
+        }
+    }
+
+    /// Parses a name as ``name`` prints it.
+    public init?(name: String) {
+        guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = kind
+    }
+
+    public var description: String { name }
+
+    /// Whether a stalled handler of this kind is abandoned at its budget, so that the
+    /// modules after it still run: the events of a stop or an unregister.
+    var abandonsStalledHandlers: Bool {
+        self == .terminate || self == .teardown || self == .unmount
+    }
+}

@@ -1,0 +1,30 @@
+extension Hive {
+    /// Removes the services (releasing their singletons), routes and actions the module
+    /// named `name` registered. Called whenever a module leaves the order.
+    func forgetCalls(ownedBy name: String) {
+        routeStore.removeAll(ownedBy: name)
+        actionStore.removeAll(ownedBy: name)
+        serviceStore.removeAll(ownedBy: name)
+    }
+
+    /// Releases every singleton service, newest first, once every module was torn down.
+    func releaseServices() {
+        serviceStore.releaseSingletons()
+    }
+}
+
+extension Hive {
+    /// The profiler's figures for the routes and actions `owner` offers.
+    func callStats(ownedBy owner: String) -> [String: HandlerStats] {
+        var calls: [String: HandlerStats] = [:]
+        for route in routeStore.routes where route.owner == owner {
+            let stats = route.stats.withLock { $0 }
+            if stats.calls > 0 { calls["route \(route.text)"] = stats }
+        }
+        for action in actionStore.actions(of: owner) {
+            let stats = action.stats.withLock { $0 }
+            if stats.calls > 0 { calls["action \(action.name)"] = stats }
+        }
+        return calls
+    }
+}

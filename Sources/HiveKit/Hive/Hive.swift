@@ -1,0 +1,131 @@
+import Logging
+import Synchronization
+
+/// The module runtime (BeeHive's `BHModuleManager`): holds modules in order and delivers
+/// lifecycle events to them, one event at a time.
+///
+/// ```swift
+/// let hive = try Hive(HiveConfiguration(environment: .production), modules: [
+///     ModuleRegistration(name: "store", level: .basic, priority: 100, module: Store()),
+///     ModuleRegistration(name: "api", isAsync: true, module: API()),
+/// ])
+/// try await hive.start()              // setup, then init, in order
+/// try await hive.send(.ready)
+/// try await hive.send(.reload)
+/// await hive.stop()                   // terminate in order, teardown in reverse
+/// ```
+///
+/// Events, registrations and reloads queue behind each other in arrival order
+/// (``HivePhase`` says which events each phase accepts). All methods are safe to call
+/// from any task, including from inside a module's hook for lookups. Since events never
+/// interleave, a hook that calls ``send(_:)``, ``register(_:)``, ``unregister(named:)`` or
+/// ``reload(to:catalog:)`` on its own hive gets `.refusedEvent` (it would wait for itself);
+/// it may start a `Task` that does, which runs after the current event.
+public final class Hive: Sendable {
+    struct State {
+        var phase: HivePhase = .created
+        /// Every registered module, in start order.
+        var entries: [ModuleEntry] = []
+        var asyncCount = 0
+        var nextSequence = 0
+        var startup = StartupProfile()
+        var monitor: Task<Void, Never>?
+        var defaultBudget: Duration
+
+        mutating func insert(_ entry: ModuleEntry) {
+            let index = entries.firstIndex { entry.precedes($0) } ?? entries.endIndex
+            entries.insert(entry, at: index)
+            if entry.descriptor.isAsync { asyncCount += 1 }
+        }
+
+        mutating func remove(named name: String) {
+            guard let index = entries.firstIndex(where: { $0.name == name }) else { return }
+            if entries[index].descriptor.isAsync { asyncCount -= 1 }
+            entries.remove(at: index)
+        }
+
+        mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of name: String) {
+            guard let index = entries.firstIndex(where: { $0.name == name }) else { return }
+            entries[index].lifecycle = lifecycle
+        }
+    }
+
+    /// The environment every module's context reports.
+    public let environment: HiveEnvironment
+    let configuration: HiveConfiguration
+    var logger: Logger { configuration.logger }
+    let gate = EventGate()
+    let state: Mutex<State>
+    /// Services, routes and actions modules offer each other (see `Hive+Calls.swift`).
+    let serviceStore = ServiceStore()
+    let routeStore = RouteStore()
+    let actionStore = ActionStore()
+
+    /// An empty hive; register modules, then ``start()``.
+    public init(_ configuration: HiveConfiguration = HiveConfiguration()) {
+        self.configuration = configuration
+        self.environment = configuration.environment
+        self.state = Mutex(State(defaultBudget: configuration.defaultBudget))
+    }
+
+    /// A hive holding `modules`, not yet started.
+    ///
+    /// - Throws: ``HiveError`` (`.duplicateModule`) when two modules share a name.
+    public convenience init(
+        _ configuration: HiveConfiguration = HiveConfiguration(),
+        modules: [ModuleRegistration]
+    ) throws(HiveError) {
+        self.init(configuration)
+        for module in modules { try add(module, type: nil) }
+    }
+
+    /// The current lifecycle phase.
+    public var phase: HivePhase { state.withLock { $0.phase } }
+
+    /// Registered module names in start order.
+    public var moduleNames: [String] { state.withLock { $0.entries.map(\.name) } }
+
+    /// The module registered under `name`, if any.
+    public func module(named name: String) -> (any Module)? {
+        state.withLock { $0.entries.first { $0.name == name }?.module }
+    }
+
+    /// The descriptor (order, budget, current settings) of the module named `name`.
+    public func descriptor(named name: String) -> ModuleDescriptor? {
+        state.withLock { $0.entries.first { $0.name == name }?.descriptor }
+    }
+
+    /// The modules that currently receive events, in start order.
+    public var activeModuleNames: [String] {
+        state.withLock { $0.entries.filter { $0.lifecycle == .active }.map(\.name) }
+    }
+
+    /// Adds an entry to the order without running anything.
+    @discardableResult
+    func add(_ registration: ModuleRegistration, type: String?) throws(HiveError) -> ModuleEntry {
+        try state.withLock { state throws(HiveError) in
+            let name = registration.descriptor.name
+            guard !name.isEmpty else {
+                throw HiveError(.invalidConfiguration, "a module needs a non-empty name")
+            }
+            guard !state.entries.contains(where: { $0.name == name }) else {
+                throw HiveError(.duplicateModule, module: name, "a module named '\(name)' is already registered")
+            }
+            let entry = ModuleEntry(
+                registration, type: type, sequence: state.nextSequence, baseLogger: configuration.logger)
+            state.nextSequence += 1
+            state.insert(entry)
+            return entry
+        }
+    }
+
+    /// The time budget of a hook call for modules that name none; a reload may change it.
+    public var defaultBudget: Duration {
+        get { state.withLock { $0.defaultBudget } }
+        set { state.withLock { $0.defaultBudget = newValue } }
+    }
+
+    func budget(of entry: ModuleEntry) -> Duration {
+        entry.descriptor.budget ?? defaultBudget
+    }
+}

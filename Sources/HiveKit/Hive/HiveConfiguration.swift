@@ -1,0 +1,27 @@
+import Logging
+
+/// How a ``Hive`` behaves as a whole; each module's own part is its ``ModuleDescriptor``.
+public struct HiveConfiguration: Sendable {
+    /// The environment every module's context reports.
+    public var environment: HiveEnvironment
+    /// The time budget of a hook call when the module names none.
+    public var defaultBudget: Duration
+    /// The logger modules' loggers derive from (they add `module` and `event` metadata).
+    public var logger: Logger
+
+    public init(
+        environment: HiveEnvironment = .development,
+        defaultBudget: Duration = .seconds(5),
+        logger: Logger = Logger(label: "hived")
+    ) {
+        self.environment = environment
+        self.defaultBudget = defaultBudget
+        self.logger = logger
+    }
+
+    /// How often running hooks are checked against their budgets: a quarter of the
+    /// default budget, between 10 ms and 1 s.
+    var stallCheckInterval: Duration {
+        min(max(defaultBudget / 4, .milliseconds(10)), .seconds(1))
+    }
+}

@@ -1,0 +1,23 @@
+import Logging
+
+/// An error that stands for a C `errno` value, so hived can pass it to systemd as `ERRNO=`.
+public protocol ErrnoCarrying: Error {
+    /// The positive `errno` value.
+    var errno: Int32 { get }
+}
+
+extension HiveError {
+    /// The `errno` behind this error, if the module's error carries a positive one.
+    public var errnoValue: Int32? {
+        guard let code = (underlying as? any ErrnoCarrying)?.errno, code > 0 else { return nil }
+        return code
+    }
+
+    /// `module` and `event` metadata for logging this error.
+    var logMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = [:]
+        if let module { metadata["module"] = .string(module) }
+        if let event { metadata["event"] = .stringConvertible(event.kind) }
+        return metadata
+    }
+}

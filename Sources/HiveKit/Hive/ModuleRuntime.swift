@@ -1,0 +1,59 @@
+import Synchronization
+
+/// The mutable part of a registered module that handler calls touch: which hook is in
+/// flight since when (read by the stall monitor), on which task (read by the re-entry
+/// check), and the profiler's statistics.
+final class ModuleRuntime: Sendable {
+    /// `CLOCK_MONOTONIC` nanoseconds when the running hook started; 0 when idle.
+    let inFlightSince = Atomic<UInt64>(0)
+    /// The `EventKind` raw value of the running hook.
+    let inFlightEvent = Atomic<UInt8>(0)
+    /// The `inFlightSince` value already reported as stalled, so a stall is logged once.
+    let reportedStall = Atomic<UInt64>(0)
+    /// ``TaskKey`` of the task running the hook; 0 when idle. A call into the hive from
+    /// that task would wait on the gate its own event holds.
+    let hookTask = Atomic<Int>(0)
+    /// Per-event statistics, indexed by `EventKind.rawValue`.
+    let stats = Mutex([HandlerStats](repeating: HandlerStats(), count: EventKind.allCases.count))
+
+    /// Marks a hook as running from `start`.
+    @inline(__always)
+    func begin(_ kind: EventKind, at start: UInt64) {
+        hookTask.store(TaskKey.current, ordering: .relaxed)
+        inFlightEvent.store(kind.rawValue, ordering: .relaxed)
+        inFlightSince.store(start, ordering: .releasing)
+    }
+
+    /// Marks the hook as returned and records its duration and outcome.
+    @inline(__always)
+    func end(_ kind: EventKind, nanoseconds: UInt64, outcome: HandlerOutcome) {
+        hookTask.store(0, ordering: .relaxed)
+        inFlightSince.store(0, ordering: .releasing)
+        stats.withLock { $0[Int(kind.rawValue)].record(nanoseconds: nanoseconds, outcome: outcome) }
+    }
+
+    /// Records an abandoned hook (past its budget at a stop) without waiting for it.
+    func abandon(_ kind: EventKind, nanoseconds: UInt64) {
+        hookTask.store(0, ordering: .relaxed)
+        inFlightSince.store(0, ordering: .releasing)
+        stats.withLock { $0[Int(kind.rawValue)].record(nanoseconds: nanoseconds, outcome: .abandoned) }
+    }
+
+    /// Runs a hook on a task of its own (a budgeted call), recording that task as the
+    /// hook's for as long as it runs; an abandoned hook finishing late clears nothing.
+    func runningHook(_ body: () async throws -> Void) async throws {
+        let task = TaskKey.current
+        hookTask.store(task, ordering: .relaxed)
+        defer { _ = hookTask.compareExchange(expected: task, desired: 0, ordering: .relaxed) }
+        try await body()
+    }
+
+    /// The running hook and how long it has run, if any.
+    func inFlight(now: UInt64) -> (kind: EventKind, since: UInt64, elapsed: UInt64)? {
+        let since = inFlightSince.load(ordering: .acquiring)
+        guard since != 0, let kind = EventKind(rawValue: inFlightEvent.load(ordering: .relaxed)) else {
+            return nil
+        }
+        return (kind, since, now > since ? now - since : 0)
+    }
+}

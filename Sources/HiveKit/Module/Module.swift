@@ -1,0 +1,70 @@
+/// A plug-in that receives the hive's lifecycle events (BeeHive's `BHModuleProtocol`).
+///
+/// Every hook is `async throws` and has a default no-op, so a module implements only
+/// the events it cares about. Hooks are called one event at a time, in the hive's
+/// order (see ``ModuleDescriptor``); a sync module's hook is awaited before the next
+/// sync module's, an async module's hook runs concurrently with the others.
+///
+/// - A throw from ``setup(_:)`` or ``initialize(_:)`` aborts start: modules already set
+///   up are torn down in reverse order and this module receives nothing more.
+/// - A throw from any later hook is logged with module and event; delivery goes on.
+/// - Every hook runs under a time budget. Past it the module is reported as stalled;
+///   at ``terminate(_:)``, ``teardown(_:)`` and ``unmount(_:)`` it is abandoned.
+public protocol Module: Sendable {
+    /// Prepares the module: register services, routes and actions, open nothing slow.
+    func setup(_ context: ModuleContext) async throws
+    /// Initializes the module; `READY=1` is sent once every module returned from it.
+    func initialize(_ context: ModuleContext) async throws
+    /// Called once after the hive told its supervisor it is ready.
+    func ready(_ context: ModuleContext) async throws
+    /// The daemon is suspended (`SIGTSTP`, system sleep): release what you can.
+    func background(_ context: ModuleContext) async throws
+    /// The daemon resumed after ``background(_:)``.
+    func foreground(_ context: ModuleContext) async throws
+    /// The configuration was reloaded; `context.settings` holds the new settings.
+    func reload(_ context: ModuleContext) async throws
+    /// The system is short of memory: drop caches.
+    func memoryWarning(_ context: ModuleContext) async throws
+    /// A named custom event; `context.event` carries its name and parameters.
+    func custom(_ context: ModuleContext) async throws
+    /// The daemon is stopping; called in priority order before any ``teardown(_:)``.
+    func terminate(_ context: ModuleContext) async throws
+    /// Release everything; called in exactly the reverse of the start order.
+    func teardown(_ context: ModuleContext) async throws
+    /// The module is being removed from a running hive, after its ``teardown(_:)``.
+    func unmount(_ context: ModuleContext) async throws
+}
+
+extension Module {
+    public func setup(_ context: ModuleContext) async throws {}
+    public func initialize(_ context: ModuleContext) async throws {}
+    public func ready(_ context: ModuleContext) async throws {}
+    public func background(_ context: ModuleContext) async throws {}
+    public func foreground(_ context: ModuleContext) async throws {}
+    public func reload(_ context: ModuleContext) async throws {}
+    public func memoryWarning(_ context: ModuleContext) async throws {}
+    public func custom(_ context: ModuleContext) async throws {}
+    public func terminate(_ context: ModuleContext) async throws {}
+    public func teardown(_ context: ModuleContext) async throws {}
+    public func unmount(_ context: ModuleContext) async throws {}
+}
+
+extension Module {
+    /// Calls the hook that handles `event`.
+    @inline(__always)
+    func handle(_ event: HiveEvent, _ context: ModuleContext) async throws {
+        switch event {
+        case .setup: try await setup(context)
+        case .`init`: try await initialize(context)
+        case .ready: try await ready(context)
+        case .background: try await background(context)
+        case .foreground: try await foreground(context)
+        case .reload: try await reload(context)
+        case .memoryWarning: try await memoryWarning(context)
+        case .custom: try await custom(context)
+        case .terminate: try await terminate(context)
+        case .teardown: try await teardown(context)
+        case .unmount: try await unmount(context)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+extension Duration {
+    /// Parses durations as configuration files write them: `250ms`, `5s`, `2m`, `1h`,
+    /// `100us`, or a bare number of seconds; `nil` for anything else, a negative value, or
+    /// one longer than 100 years.
+    public init?(parsing text: String) {
+        let units: [(suffix: String, nanoseconds: Double)] = [
+            ("ms", 1e6), ("us", 1e3), ("µs", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
+        ]
+        let trimmed = text.trimmingWhitespace()
+        var number = Substring(trimmed)
+        var scale = 1e9
+        for unit in units where trimmed.hasSuffix(unit.suffix) {
+            number = trimmed.dropLast(unit.suffix.count)
+            scale = unit.nanoseconds
+            break
+        }
+        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+        let nanoseconds = (value * scale).rounded()
+        guard nanoseconds <= 100 * 365 * 86_400 * 1e9 else { return nil }
+        self = .nanoseconds(Int64(nanoseconds))
+    }
+
+    /// The duration in whole nanoseconds, saturating at `UInt64.max`.
+    var nanosecondsClamped: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        let (ns, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .max }
+        return ns &+ UInt64(attoseconds / 1_000_000_000)
+    }
+
+    /// A short human form: `850µs`, `12.5ms`, `3.2s`.
+    var shortDescription: String {
+        let ns = Double(nanosecondsClamped)
+        if ns < 1e6 { return "\(Int(ns / 1e3))µs" }
+        if ns < 1e9 { return "\((ns / 1e5).rounded() / 10)ms" }
+        return "\((ns / 1e8).rounded() / 10)s"
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }),
+            let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[start...end])
+    }
+}

@@ -1,0 +1,82 @@
+import HiveKit
+import Testing
+
+@Suite struct OrderTests {
+    /// Registered deliberately out of order: level, then priority (higher first), then
+    /// registration order must decide.
+    static func shuffled(_ recorder: Recorder) -> [ModuleRegistration] {
+        [
+            ModuleRegistration(name: "n-low", level: .normal, priority: -5, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "n-tie-1", level: .normal, priority: 10, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "b-low", level: .basic, priority: 0, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "n-high", level: .normal, priority: 1000, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "n-tie-2", level: .normal, priority: 10, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "b-high", level: .basic, priority: 50, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "n-tie-3", level: .normal, priority: 10, module: ScriptedModule(recorder)),
+        ]
+    }
+
+    static let expected = ["b-high", "b-low", "n-high", "n-tie-1", "n-tie-2", "n-tie-3", "n-low"]
+
+    @Test func levelThenPriorityThenRegistrationOrder() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive(Self.shuffled(recorder))
+        #expect(hive.moduleNames == Self.expected)
+        try await hive.start()
+        try await hive.send(.ready)
+        try await hive.send(.custom(name: "ping"))
+        #expect(recorder.modules(for: "setup") == Self.expected)
+        #expect(recorder.modules(for: "init") == Self.expected)
+        #expect(recorder.modules(for: "ready") == Self.expected)
+        #expect(recorder.modules(for: "custom") == Self.expected)
+        // Every setup happens before any init.
+        let all = recorder.all
+        let lastSetup = try #require(all.lastIndex { $0.hasSuffix(".setup") })
+        let firstInit = try #require(all.firstIndex { $0.hasSuffix(".init") })
+        #expect(lastSetup < firstInit)
+    }
+
+    @Test func stopTerminatesInOrderThenTearsDownInExactReverse() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive(Self.shuffled(recorder))
+        try await hive.start()
+        try await hive.send(.ready)
+        let failures = await hive.stop()
+        #expect(failures.isEmpty)
+        #expect(hive.phase == .stopped)
+        #expect(recorder.modules(for: "terminate") == Self.expected)
+        #expect(recorder.modules(for: "teardown") == Self.expected.reversed())
+        let all = recorder.all
+        let lastTerminate = try #require(all.lastIndex { $0.hasSuffix(".terminate") })
+        let firstTeardown = try #require(all.firstIndex { $0.hasSuffix(".teardown") })
+        #expect(lastTerminate < firstTeardown)
+    }
+
+    @Test func asyncModulesAreStillTornDownSequentiallyInReverse() async throws {
+        let recorder = Recorder()
+        let modules = (0..<6).map { index in
+            ModuleRegistration(
+                name: "m\(index)", priority: 100 - index, isAsync: index.isMultiple(of: 2),
+                module: ScriptedModule(recorder, tracksOverlap: true))
+        }
+        let hive = try makeHive(modules)
+        try await hive.start()
+        await hive.stop()
+        #expect(recorder.modules(for: "teardown") == ["m5", "m4", "m3", "m2", "m1", "m0"])
+    }
+
+    @Test func dynamicallyRegisteredModuleTakesItsPlaceInTheOrder() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", priority: 10, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "c", priority: 0, module: ScriptedModule(recorder)),
+        ])
+        try await hive.start()
+        try await hive.register(ModuleRegistration(name: "b", priority: 5, module: ScriptedModule(recorder)))
+        #expect(hive.moduleNames == ["a", "b", "c"])
+        try await hive.send(.memoryWarning)
+        #expect(recorder.modules(for: "memoryWarning") == ["a", "b", "c"])
+        await hive.stop()
+        #expect(recorder.modules(for: "teardown") == ["c", "b", "a"])
+    }
+}

@@ -1,0 +1,71 @@
+@testable import HiveKit
+import Testing
+
+@Suite struct ProfileValueTests {
+    static func stats(_ milliseconds: Int, _ outcome: HandlerOutcome = .succeeded) -> HandlerStats {
+        var stats = HandlerStats()
+        stats.record(nanoseconds: UInt64(milliseconds) * 1_000_000, outcome: outcome)
+        return stats
+    }
+
+    @Test func blameBreaksTiesByStartOrderThenEventOrder() {
+        let events: [EventKind: HandlerStats] = [
+            .teardown: Self.stats(5), .setup: Self.stats(5), .`init`: Self.stats(5), .reload: Self.stats(9),
+        ]
+        let profile = HiveProfile(
+            modules: ["b", "a", "c"].map {
+                HiveProfile.Module(name: $0, level: .normal, priority: 0, isAsync: false, events: events, calls: [:])
+            },
+            startup: StartupProfile())
+        let expected = ["b.reload", "a.reload", "c.reload"]
+            + ["b", "a", "c"].flatMap { ["\($0).setup", "\($0).init", "\($0).teardown"] }
+        for _ in 0..<10 {
+            #expect(profile.blame.map { "\($0.module).\($0.event)" } == expected)
+        }
+    }
+
+    @Test func handlerStatsAccumulate() {
+        var stats = HandlerStats()
+        #expect(stats.average == .zero)
+        #expect(stats.lastOutcome == nil)
+        stats.record(nanoseconds: 10_000_000, outcome: .succeeded)
+        stats.record(nanoseconds: 30_000_000, outcome: .failed)
+        stats.record(nanoseconds: 20_000_000, outcome: .abandoned)
+        #expect(stats.calls == 3)
+        #expect(stats.failures == 1)
+        #expect(stats.abandoned == 1)
+        #expect(stats.total == .milliseconds(60))
+        #expect(stats.longest == .milliseconds(30))
+        #expect(stats.last == .milliseconds(20))
+        #expect(stats.average == .milliseconds(20))
+        #expect(stats.lastOutcome == .abandoned)
+    }
+
+    @Test func criticalPathPicksTheAsyncCallOnlyWhenItOutlastsTheSyncChain() {
+        let sync = [
+            HandlerTiming(module: "s1", event: .setup, duration: .milliseconds(30), outcome: .succeeded),
+            HandlerTiming(module: "s2", event: .setup, duration: .milliseconds(30), outcome: .succeeded),
+        ]
+        let shortAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(50), outcome: .succeeded)]
+        let longAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(70), outcome: .succeeded)]
+        #expect(StartupPhase(event: .setup, duration: .milliseconds(60), sync: sync, async: shortAsync).criticalPath == sync)
+        #expect(StartupPhase(event: .setup, duration: .milliseconds(70), sync: sync, async: longAsync).criticalPath == longAsync)
+        #expect(StartupPhase(event: .setup, duration: .zero, sync: [], async: []).criticalPath.isEmpty)
+        #expect(HandlerTiming(module: "x", event: .`init`, duration: .microseconds(850), outcome: .failed).description == "850µs x.init (failed)")
+        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(12), outcome: .succeeded).description == "12.0ms x.setup")
+        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(3200), outcome: .succeeded).description == "3.2s x.setup")
+    }
+
+    @Test func budgetRaceReturnsThrowsOrTimesOut() async {
+        if case .returned = await BudgetRace.run(within: .seconds(10), {}) {} else { Issue.record("expected .returned") }
+        if case .threw(let error) = await BudgetRace.run(within: .seconds(10), { throw TestFailure("x") }) {
+            #expect(error is TestFailure)
+        } else { Issue.record("expected .threw") }
+        let cancelled = Latch()
+        let outcome = await BudgetRace.run(within: .milliseconds(50)) {
+            do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.open() }
+        }
+        if case .timedOut = outcome {} else { Issue.record("expected .timedOut") }
+        #expect(await cancelled.wait(), "the overrunning operation is cancelled")
+    }
+}

@@ -1,0 +1,123 @@
+@testable import HiveKit
+import Testing
+
+@Suite struct QueueTests {
+    @Test func eventGateIsFirstInFirstOut() async throws {
+        let gate = EventGate()
+        let order = Recorder()
+        await gate.acquire()
+        var tasks: [Task<Void, Never>] = []
+        for index in 0..<6 {
+            tasks.append(Task {
+                await gate.acquire()
+                order.append("\(index)")
+                gate.release()
+            })
+            // Wait until this one queued before starting the next: arrival order is known.
+            #expect(await eventually { gate.waiting == index + 1 })
+        }
+        gate.release()
+        for task in tasks { await task.value }
+        #expect(order.all == ["0", "1", "2", "3", "4", "5"])
+        #expect(gate.waiting == 0)
+        // Free again.
+        await gate.acquire()
+        gate.release()
+    }
+
+    @Test func eventsAreDeliveredInArrivalOrderNeverInterleaved() async throws {
+        let recorder = Recorder()
+        let release = Latch()
+        let log: @Sendable (ModuleContext) async throws -> Void = { context in
+            recorder.append("\(context.moduleName) begin \(context.event)")
+            if context.customEventName == "slow" { _ = await release.wait(timeout: .seconds(20)) }
+            try await Task.sleep(for: .milliseconds(2))
+            recorder.append("\(context.moduleName) end \(context.event)")
+        }
+        let hive = try makeHive([
+            ModuleRegistration(name: "sync", module: ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)])),
+            ModuleRegistration(name: "async", isAsync: true, module: ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)])),
+        ])
+        try await hive.start()
+        try await hive.send(.ready)
+        let slow = Task { try await hive.send(.custom(name: "slow")) }
+        #expect(await eventually { recorder.all.contains("sync begin custom:slow") })
+        var queued: [Task<DeliveryReport, any Error>] = []
+        let events: [HiveEvent] = [
+            .custom(name: "e1"), .memoryWarning, .custom(name: "e2"), .custom(name: "e3"), .custom(name: "e4"),
+        ]
+        for (index, event) in events.enumerated() {
+            queued.append(Task { try await hive.send(event) })
+            #expect(await eventually { hive.gate.waiting == index + 1 })
+        }
+        #expect(!recorder.all.contains { $0.contains("e1") }, "nothing overtakes the event in progress")
+        release.open()
+        _ = try await slow.value
+        for task in queued { _ = try await task.value }
+        // Group the log by event: each event's records are contiguous, in arrival order.
+        var eventOrder: [String] = []
+        for item in recorder.all {
+            let event = String(item.split(separator: " ").last!)
+            if eventOrder.last != event {
+                #expect(!eventOrder.contains(event), "event \(event) interleaved with another")
+                eventOrder.append(event)
+            }
+        }
+        #expect(eventOrder == ["custom:slow"] + events.map(\.description))
+        #expect(recorder.all.count == 2 * 2 * 6)
+        await hive.stop()
+    }
+
+    @Test func aReloadArrivingDuringInitWaitsForIt() async throws {
+        let recorder = Recorder()
+        let release = Latch()
+        let hive = try makeHive([
+            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+                .`init`: .run { _ in
+                    _ = await release.wait(timeout: .seconds(20))
+                    recorder.append("init done")
+                },
+            ])),
+        ])
+        let start = Task { try await hive.start() }
+        #expect(await eventually { recorder.all.contains("m.init") })
+        #expect(hive.phase == .starting)
+        let reload = Task { try await hive.send(.reload) }
+        #expect(await eventually { hive.gate.waiting == 1 })
+        let register = Task {
+            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        }
+        #expect(await eventually { hive.gate.waiting == 2 })
+        release.open()
+        try await start.value
+        _ = try await reload.value  // not refused: it ran once init was over
+        try await register.value
+        #expect(recorder.all == ["m.setup", "m.init", "init done", "m.reload", "late.setup", "late.init"])
+        await hive.stop()
+    }
+
+    @Test func aRegistrationQueuesBehindTheEventInProgress() async throws {
+        let recorder = Recorder()
+        let release = Latch()
+        let hive = try makeHive([
+            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+                .custom: .run { _ in _ = await release.wait(timeout: .seconds(20)) },
+            ])),
+        ])
+        try await hive.start()
+        let event = Task { try await hive.send(.custom(name: "x")) }
+        #expect(await eventually { recorder.all.contains("m.custom") })
+        let register = Task { try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder))) }
+        #expect(await eventually { hive.gate.waiting == 1 })
+        let unregister = Task { try await hive.unregister(named: "m") }
+        #expect(await eventually { hive.gate.waiting == 2 })
+        #expect(!recorder.all.contains("late.setup"))
+        release.open()
+        let report = try await event.value
+        #expect(report.delivered == 1, "late joined after the event")
+        try await register.value
+        try await unregister.value
+        #expect(Array(recorder.all.suffix(4)) == ["late.setup", "late.init", "m.teardown", "m.unmount"])
+        await hive.stop()
+    }
+}

@@ -1,0 +1,224 @@
+import HiveKit
+import Testing
+
+@Suite struct RegistrationTests {
+    @Test func registeringIntoARunningHiveRunsSetupAndInit() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        try await hive.start()
+        try await hive.send(.ready)
+        try await hive.register(ModuleRegistration(name: "late", isAsync: true, module: ScriptedModule(recorder)))
+        #expect(Array(recorder.all.suffix(2)) == ["late.setup", "late.init"])
+        #expect(!recorder.all.contains("late.ready"), "ready was delivered before it joined")
+        #expect(hive.activeModuleNames == ["a", "late"])
+        let report = try await hive.send(.custom(name: "x"))
+        #expect(report.delivered == 2)
+        #expect(Set(recorder.modules(for: "custom")) == ["a", "late"])
+        await hive.stop()
+        #expect(recorder.modules(for: "teardown") == ["late", "a"])
+    }
+
+    @Test func registeringBeforeStartOnlyJoinsTheOrder() async throws {
+        let recorder = Recorder()
+        let hive = Hive(HiveConfiguration(environment: .testing))
+        try await hive.register(ModuleRegistration(name: "b", module: ScriptedModule(recorder)))
+        try await hive.register(ModuleRegistration(name: "a", level: .basic, module: ScriptedModule(recorder)))
+        #expect(recorder.all.isEmpty)
+        #expect(hive.moduleNames == ["a", "b"])
+        #expect(hive.activeModuleNames.isEmpty)
+        try await hive.start()
+        #expect(recorder.all == ["a.setup", "b.setup", "a.init", "b.init"])
+        await hive.stop()
+    }
+
+    @Test func aFailingInitOfADynamicModuleTearsItDownRemovesItAndThrows() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        try await hive.start()
+        let error = await #expect(throws: HiveError.self) {
+            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [.`init`: .fail("no socket")])))
+        }
+        #expect(error?.code == .handlerFailed)
+        #expect(error?.module == "late")
+        #expect(error?.event == .`init`)
+        #expect(error?.description.contains("no socket") == true)
+        #expect(Array(recorder.all.suffix(3)) == ["late.setup", "late.init", "late.teardown"])
+        #expect(hive.moduleNames == ["a"])
+        #expect(hive.module(named: "late") == nil)
+        #expect(hive.phase == .initialized, "a failed dynamic registration does not fail the hive")
+        try await hive.send(.ready)
+        await hive.stop()
+        #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.teardown"])
+        // The name is free again.
+    }
+
+    @Test func aFailingSetupOfADynamicModuleRemovesItWithoutTeardown() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        try await hive.start()
+        let error = await #expect(throws: HiveError.self) {
+            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [.setup: .fail("nope")])))
+        }
+        #expect(error?.event == .setup)
+        #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup"])
+        #expect(hive.moduleNames == ["a"])
+        // The name can be used again.
+        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        #expect(hive.activeModuleNames == ["a", "late"])
+        await hive.stop()
+    }
+
+    @Test func unregisterTearsDownThenUnmountsAndTheModuleReceivesNothingMore() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "gone", isAsync: true, module: ScriptedModule(recorder)),
+        ])
+        try await hive.start()
+        try await hive.send(.ready)
+        try await hive.unregister(named: "gone")
+        #expect(recorder.all.filter { $0.hasPrefix("gone.") } == ["gone.setup", "gone.init", "gone.ready", "gone.teardown", "gone.unmount"])
+        #expect(hive.moduleNames == ["a"])
+        #expect(hive.module(named: "gone") == nil)
+        let report = try await hive.send(.custom(name: "after"))
+        #expect(report.delivered == 1)
+        await hive.stop()
+        #expect(recorder.all.filter { $0.hasPrefix("gone.") }.count == 5)
+        #expect(!recorder.all.contains("a.unmount"), "stop does not unmount")
+    }
+
+    @Test func unregisterAbandonsAStalledTeardown() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "stuck", budget: .milliseconds(100), module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
+        ])
+        try await hive.start()
+        try await hive.unregister(named: "stuck")
+        #expect(recorder.all == ["stuck.setup", "stuck.init", "stuck.teardown", "stuck.unmount"])
+        #expect(hive.moduleNames.isEmpty)
+    }
+
+    @Test func unregisterBeforeStartJustRemoves() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        try await hive.unregister(named: "a")
+        #expect(hive.moduleNames.isEmpty)
+        #expect(recorder.all.isEmpty)
+    }
+
+    @Test func unknownAndDuplicateNamesAreErrorsNamingTheModule() async throws {
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(Recorder()))])
+        let unknown = await #expect(throws: HiveError.self) { try await hive.unregister(named: "ghost") }
+        #expect(unknown?.code == .unknownModule)
+        #expect(unknown?.module == "ghost")
+        let duplicate = await #expect(throws: HiveError.self) {
+            try await hive.register(ModuleRegistration(name: "a", module: ScriptedModule(Recorder())))
+        }
+        #expect(duplicate?.code == .duplicateModule)
+        #expect(duplicate?.module == "a")
+        #expect(duplicate?.description.contains("'a'") == true)
+        let initDuplicate = #expect(throws: HiveError.self) {
+            _ = try Hive(modules: [
+                ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
+                ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
+            ])
+        }
+        #expect(initDuplicate?.code == .duplicateModule)
+        #expect(initDuplicate?.module == "x")
+        #expect(throws: HiveError.self) { _ = try Hive(modules: [ModuleRegistration(name: "", module: ScriptedModule(Recorder()))]) }
+    }
+
+    @Test func aHookCanLookUpModulesIncludingItself() async throws {
+        let seen = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "store", level: .basic, module: ScriptedModule(Recorder())),
+            ModuleRegistration(name: "api", isAsync: true, module: ScriptedModule(Recorder(), [
+                .`init`: .run { context in
+                    seen.append("store:\(context.module(named: "store") is ScriptedModule)")
+                    seen.append("self:\(context.module(named: "api") != nil)")
+                    seen.append("ghost:\(context.module(named: "ghost") == nil)")
+                    seen.append("names:\(context.hive.moduleNames)")
+                },
+            ])),
+        ])
+        try await hive.start()
+        #expect(seen.all == ["store:true", "self:true", "ghost:true", "names:[\"store\", \"api\"]"])
+        await hive.stop()
+    }
+
+    /// A hook that awaits a registration, unregistration or event of its own hive would
+    /// wait for itself forever; it must get an error instead.
+    @Test(arguments: [false, true])
+    func aHookThatCallsBackIntoItsHiveGetsAnErrorNotADeadlock(isAsync: Bool) async throws {
+        let seen = Recorder()
+        let callBack: @Sendable (ModuleContext) async throws -> Void = { context in
+            do throws(HiveError) {
+                try await context.hive.register(ModuleRegistration(name: "child", module: ScriptedModule(Recorder())))
+                seen.append("registered")
+            } catch { seen.append("register: \(error.code) \(error.module ?? "")") }
+            do throws(HiveError) { try await context.hive.unregister(named: "other") } catch { seen.append("unregister: \(error.code)") }
+            do throws(HiveError) { try await context.hive.send(.memoryWarning) } catch { seen.append("send: \(error.code)") }
+            do throws(HiveError) { _ = try await context.hive.reload(to: [], catalog: ModuleCatalog()) } catch {
+                seen.append("reload: \(error.code)")
+            }
+        }
+        let callBackAtTeardown: @Sendable (ModuleContext) async throws -> Void = { context in
+            do throws(HiveError) { try await context.hive.unregister(named: "other") } catch {
+                seen.append("teardown unregister: \(error.code)")
+            }
+        }
+        let hive = try makeHive([
+            ModuleRegistration(name: "other", module: ScriptedModule(Recorder())),
+            ModuleRegistration(name: "parent", isAsync: isAsync, module: ScriptedModule(
+                Recorder(), [.custom: .run(callBack), .teardown: .run(callBackAtTeardown)])),
+        ])
+        try await hive.start()
+        let delivery = Task { try await hive.send(.custom(name: "call-back")) }
+        let finished = await eventually(timeout: .seconds(20)) { seen.all.count >= 4 }
+        #expect(finished, "the hook deadlocked on its own hive")
+        guard finished else { return }
+        _ = try await delivery.value
+        #expect(seen.all == [
+            "register: refusedEvent parent", "unregister: refusedEvent", "send: refusedEvent", "reload: refusedEvent",
+        ])
+        #expect(hive.moduleNames == ["other", "parent"])
+        await hive.stop()
+        #expect(seen.all.last == "teardown unregister: refusedEvent")
+    }
+
+    @Test func aHookMayStartATaskThatRegistersLater() async throws {
+        let spawn: @Sendable (ModuleContext) async throws -> Void = { context in
+            let hive = context.hive
+            Task { try await hive.register(ModuleRegistration(name: "child", module: ScriptedModule(Recorder()))) }
+        }
+        let hive = try makeHive([ModuleRegistration(name: "parent", module: ScriptedModule(Recorder(), [.custom: .run(spawn)]))])
+        try await hive.start()
+        try await hive.send(.custom(name: "spawn"))
+        #expect(await eventually { hive.activeModuleNames == ["parent", "child"] })
+        await hive.stop()
+    }
+
+    @Test func registeringFromTheCatalogKeepsTheSpecSettings() async throws {
+        let seen = Recorder()
+        var catalog = ModuleCatalog()
+        catalog.register("echo") { descriptor in
+            ScriptedModule(seen, [.`init`: .run { context in
+                seen.append("greeting=\(try context.settings.string("greeting") ?? "nil")")
+            }])
+        }
+        let hive = try makeHive([])
+        try await hive.start()
+        try await hive.register(
+            ModuleSpec(ModuleDescriptor(name: "hello", settings: Settings(["greeting": .string("hi")])), type: "echo"),
+            catalog: catalog)
+        try await hive.register(ModuleSpec(ModuleDescriptor(name: "off"), type: "echo", isEnabled: false), catalog: catalog)
+        #expect(hive.moduleNames == ["hello"])
+        #expect(seen.all == ["hello.setup", "hello.init", "greeting=hi"])
+        let unknown = await #expect(throws: HiveError.self) {
+            try await hive.register(ModuleSpec(ModuleDescriptor(name: "weird"), type: "nope"), catalog: catalog)
+        }
+        #expect(unknown?.code == .unknownModuleType)
+        #expect(unknown?.module == "weird")
+        await hive.stop()
+    }
+}

@@ -1,0 +1,79 @@
+import HiveKit
+import Testing
+
+@Suite struct StartFailureTests {
+    @Test func failedInitRollsBackInReverseAndNamesModuleEventAndCause() async throws {
+        let recorder = Recorder()
+        let logs = LogStore()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "b", priority: 20, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("disk on fire")])),
+            ModuleRegistration(name: "d", priority: 0, module: ScriptedModule(recorder)),
+        ], logs: logs)
+        let error = await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(error?.code == .handlerFailed)
+        #expect(error?.module == "bad")
+        #expect(error?.event == .`init`)
+        #expect(error?.underlying is TestFailure)
+        #expect(error?.description.contains("module 'bad' (init)") == true)
+        #expect(error?.description.contains("disk on fire") == true)
+        #expect(hive.phase == .failed)
+        // d was set up but never initialized: it is torn down too. bad gets nothing more.
+        #expect(recorder.modules(for: "init") == ["a", "b", "bad"])
+        #expect(recorder.modules(for: "teardown") == ["d", "b", "a"])
+        #expect(!recorder.all.contains("bad.teardown"))
+        #expect(recorder.all.last == "a.teardown")
+        #expect(hive.activeModuleNames.isEmpty)
+        #expect(logs.all.contains { $0.level == .error && $0.metadata["module"] == "bad" && $0.metadata["event"] == "init" })
+        // A failed hive refuses everything afterwards, and stop() is harmless.
+        await #expect(throws: HiveError.self) { try await hive.send(.ready) }
+        await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(await hive.stop().isEmpty)
+        #expect(recorder.all.last == "a.teardown")
+    }
+
+    @Test func failingSetupStopsStartBeforeAnyInit() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "bad", priority: 20, module: ScriptedModule(recorder, [.setup: .fail("no config")])),
+            ModuleRegistration(name: "c", priority: 10, module: ScriptedModule(recorder)),
+        ])
+        let error = await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(error?.module == "bad")
+        #expect(error?.event == .setup)
+        #expect(hive.phase == .failed)
+        #expect(recorder.all == ["a.setup", "bad.setup", "a.teardown"])
+        // The start-up profile has the setup phase only.
+        #expect(hive.profile.startup.phases.map(\.event) == [.setup])
+    }
+
+    @Test func failingAsyncInitRollsBackTheOthers() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "sync", priority: 10, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "async-bad", isAsync: true, module: ScriptedModule(recorder, [.`init`: .fail("boom")])),
+            ModuleRegistration(name: "async-ok", isAsync: true, module: ScriptedModule(recorder)),
+        ])
+        let error = await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(error?.module == "async-bad")
+        #expect(hive.phase == .failed)
+        #expect(Set(recorder.modules(for: "teardown")) == ["sync", "async-ok"])
+        #expect(recorder.modules(for: "teardown") == ["async-ok", "sync"])
+    }
+
+    @Test func rollbackAbandonsAStalledTeardown() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "stuck", priority: 20, budget: .milliseconds(150), module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
+            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("x")])),
+        ])
+        let clock = ContinuousClock()
+        let elapsed = await clock.measure { _ = try? await hive.start() }
+        #expect(elapsed < .seconds(30))
+        #expect(recorder.modules(for: "teardown") == ["stuck", "a"])
+        #expect(hive.phase == .failed)
+    }
+}
