@@ -1,0 +1,98 @@
+/// A route pattern compiled at registration: its scheme and one segment list per variant
+/// (optional groups expanded, longest variant first), so matching never parses.
+struct RoutePattern: Sendable {
+    enum Segment: Sendable, Hashable {
+        case literal(String)
+        case parameter(String)
+        /// `*`: the rest of the path, zero or more components; only last.
+        case wildcard
+    }
+
+    /// Lower-cased; `nil` for a pattern of the global table.
+    let scheme: String?
+    /// Every variant, longest first: `/a(/:b)` gives `[a, :b]` and `[a]`.
+    let variants: [[Segment]]
+
+    /// The most variants optional groups may expand to.
+    static let maxVariants = 64
+
+    /// Compiles `text`, e.g. `hive://cache/flush/:region`, `/files/*`, `/a(/:b)(/:c)`.
+    ///
+    /// - Throws: ``HiveError`` `.invalidRoute` for an empty pattern, a malformed scheme,
+    ///   a query or fragment, unbalanced parentheses, a `*` that is not the whole last
+    ///   segment, an empty or repeated parameter name, or malformed percent-encoding.
+    init(_ text: String) throws(HiveError) {
+        guard !text.isEmpty else { throw Self.invalid(text, "the pattern is empty") }
+        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "?" || $0 == "#" }) {
+            throw Self.invalid(text, "'\(bad.escaped(asASCII: true))' is not allowed in a pattern")
+        }
+        var (scheme, rest) = try RouteURL.splitScheme(Substring(text), in: text)
+        if scheme != nil, rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        self.scheme = scheme
+        var variants: [[Segment]] = []
+        for expansion in try Self.expand(rest, in: text) {
+            let segments = try Self.segments(of: expansion, in: text)
+            if !variants.contains(segments) { variants.append(segments) }
+        }
+        self.variants = variants.sorted { $0.count > $1.count }
+    }
+
+    /// Every way to keep or drop each optional `( … )` group, keep-all first.
+    private static func expand(_ text: Substring, in whole: String) throws(HiveError) -> [Substring] {
+        guard let open = text.firstIndex(where: { $0 == "(" || $0 == ")" }) else { return [text] }
+        guard text[open] == "(" else { throw invalid(whole, "')' without '('") }
+        var depth = 0
+        var close: Substring.Index?
+        for index in text[open...].indices {
+            if text[index] == "(" { depth += 1 }
+            if text[index] == ")" { depth -= 1 }
+            if depth == 0 {
+                close = index
+                break
+            }
+        }
+        guard let close else { throw invalid(whole, "'(' without ')'") }
+        let prefix = text[..<open]
+        let inner = text[text.index(after: open)..<close]
+        let suffix = text[text.index(after: close)...]
+        var result: [Substring] = []
+        for tail in try expand(suffix, in: whole) {
+            for middle in try expand(inner, in: whole) { result.append(Substring(prefix + middle + tail)) }
+            result.append(Substring(prefix + tail))
+            guard result.count <= maxVariants else {
+                throw invalid(whole, "optional groups expand to more than \(maxVariants) patterns")
+            }
+        }
+        return result
+    }
+
+    private static func segments(of text: Substring, in whole: String) throws(HiveError) -> [Segment] {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: true)
+        var segments: [Segment] = []
+        var names = Set<String>()
+        for (index, part) in parts.enumerated() {
+            if part == "*" {
+                guard index == parts.count - 1 else { throw invalid(whole, "'*' must be the last segment") }
+                segments.append(.wildcard)
+            } else if part.first == ":" {
+                let name = String(part.dropFirst())
+                guard !name.isEmpty, !name.contains(where: { ":*".contains($0) }) else {
+                    throw invalid(whole, "malformed parameter '\(part)'")
+                }
+                guard names.insert(name).inserted else { throw invalid(whole, "parameter ':\(name)' appears twice") }
+                segments.append(.parameter(name))
+            } else {
+                guard !part.contains("*") else { throw invalid(whole, "'*' must be a whole segment, not part of '\(part)'") }
+                guard let decoded = PercentDecoding.decode(part) else {
+                    throw invalid(whole, "malformed percent-encoding in '\(part)'")
+                }
+                segments.append(.literal(decoded))
+            }
+        }
+        return segments
+    }
+
+    static func invalid(_ text: String, _ reason: String) -> HiveError {
+        HiveError(.invalidRoute, "malformed route pattern '\(text)': \(reason)")
+    }
+}

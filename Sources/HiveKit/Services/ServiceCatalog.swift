@@ -1,0 +1,95 @@
+/// Maps the service and implementation names a configuration file uses to types and
+/// factories (BeeHive's `BHService.plist`; Linux has no `NSClassFromString`).
+///
+/// ```swift
+/// var services = ServiceCatalog()
+/// services.register(Clock.self, implementation: "SystemClock") { SystemClock() }
+/// services.register(Clock.self, implementation: "FrozenClock") { FrozenClock() }
+/// // services: [{service: Clock, implementation: SystemClock, lifetime: singleton}]
+/// try hive.services.register(spec, catalog: services)
+/// ```
+///
+/// Registering an implementation *for* a service type is what proves, at compile time,
+/// that it conforms; a configuration entry pairing a service with an implementation
+/// registered only for other services is a `.typeMismatch` error.
+public struct ServiceCatalog: Sendable {
+    /// Builds a registration of one implementation for one service type.
+    typealias SlotMaker = @Sendable (ServiceKey, String?, ServiceLifetime, CreationCounter) -> ServiceSlot
+
+    struct ServiceType: Sendable {
+        let id: ObjectIdentifier
+        let typeName: String
+    }
+
+    private var services: [String: ServiceType] = [:]
+    /// Implementation name → service type → registration builder.
+    private var implementations: [String: [ObjectIdentifier: SlotMaker]] = [:]
+
+    public init() {}
+
+    /// Makes `implementation` available, by name, as an implementation of `type`.
+    ///
+    /// `type` becomes known under `service` (default: the type's own name, e.g. `Clock`).
+    /// Register the same implementation name for several service types if it provides
+    /// several; a later registration of the same pair replaces the earlier one.
+    public mutating func register<Service: Sendable>(
+        _ type: Service.Type,
+        service: String? = nil,
+        implementation: String,
+        factory: @escaping @Sendable () throws -> Service
+    ) {
+        let id = ObjectIdentifier(type)
+        let typeName = String(describing: type)
+        services[service ?? typeName] = ServiceType(id: id, typeName: typeName)
+        implementations[implementation, default: [:]][id] = { key, owner, lifetime, counter in
+            ServiceSlot.of(type, key: key, owner: owner, lifetime: lifetime, counter: counter, factory: factory)
+        }
+    }
+
+    /// The service names a configuration may use, sorted.
+    public var serviceNames: [String] { services.keys.sorted() }
+
+    /// The implementation names a configuration may use, sorted.
+    public var implementationNames: [String] { implementations.keys.sorted() }
+
+    /// Checks that `spec` names a known service and a known implementation of it.
+    ///
+    /// - Throws: ``HiveError`` with the spec's location: `.notRegistered` for an unknown
+    ///   service or implementation, `.typeMismatch` for an implementation that does not
+    ///   conform to the service.
+    public func validate(_ spec: ServiceSpec) throws(HiveError) {
+        _ = try maker(for: spec)
+    }
+
+    /// The registration `spec` declares, owned by `owner`.
+    func slot(for spec: ServiceSpec, owner: String?, counter: CreationCounter) throws(HiveError) -> ServiceSlot {
+        let (service, make) = try maker(for: spec)
+        let key = ServiceKey(type: service.id, typeName: service.typeName, name: spec.name)
+        return make(key, owner, spec.isSingleton ? .singleton : .transient, counter)
+    }
+
+    private func maker(for spec: ServiceSpec) throws(HiveError) -> (ServiceType, SlotMaker) {
+        guard let service = services[spec.service] else {
+            throw HiveError(
+                .notRegistered, location: spec.location,
+                "unknown service '\(spec.service)' (known: \(Self.list(serviceNames)))")
+        }
+        guard let provided = implementations[spec.implementation] else {
+            throw HiveError(
+                .notRegistered, location: spec.location,
+                "unknown implementation '\(spec.implementation)' (known: \(Self.list(implementationNames)))")
+        }
+        guard let make = provided[service.id] else {
+            let names = services.filter { provided[$0.value.id] != nil }.keys.sorted()
+            throw HiveError(
+                .typeMismatch, location: spec.location,
+                "implementation '\(spec.implementation)' does not conform to service '\(spec.service)'"
+                    + " (it implements: \(Self.list(names)))")
+        }
+        return (service, make)
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,34 @@
+/// What a registration is stored under: the service type and an optional variant name.
+struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
+    let type: ObjectIdentifier
+    let name: String?
+    /// The type's name, for messages; not part of equality.
+    let typeName: String
+
+    init<Service>(_ type: Service.Type, name: String?) {
+        self.type = ObjectIdentifier(type)
+        self.name = name
+        self.typeName = String(describing: type)
+    }
+
+    init(type: ObjectIdentifier, typeName: String, name: String?) {
+        self.type = type
+        self.name = name
+        self.typeName = typeName
+    }
+
+    static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+        lhs.type == rhs.type && lhs.name == rhs.name
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(name)
+    }
+
+    /// `Clock` or `Clock named 'utc'`.
+    var description: String {
+        guard let name else { return typeName }
+        return "\(typeName) named '\(name)'"
+    }
+}

@@ -1,0 +1,33 @@
+/// A service as a configuration file declares it (BeeHive's `BHService.plist` entry):
+/// which service protocol, which implementation type from the service catalog, under
+/// which name and with which lifetime.
+public struct ServiceSpec: Sendable, Hashable {
+    /// The service's registered name (the protocol's name, e.g. `Clock`).
+    public var service: String
+    /// The implementation type name known to the service catalog.
+    public var implementation: String
+    /// A variant name (`withServiceName`); `nil` for the default registration.
+    public var name: String?
+    /// `true` for one shared instance, `false` for a new instance per resolve.
+    public var isSingleton: Bool
+    /// Where the entry was declared, for error messages.
+    public var location: SourceLocation?
+
+    public init(
+        service: String, implementation: String, name: String? = nil,
+        isSingleton: Bool = true, location: SourceLocation? = nil
+    ) {
+        self.service = service
+        self.implementation = implementation
+        self.name = name
+        self.isSingleton = isSingleton
+        self.location = location
+    }
+
+    /// The same entry without its location, to compare two files' entries.
+    var withoutLocation: ServiceSpec {
+        var spec = self
+        spec.location = nil
+        return spec
+    }
+}

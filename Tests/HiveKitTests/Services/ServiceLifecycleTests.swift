@@ -1,0 +1,103 @@
+import HiveKit
+import Synchronization
+import Testing
+
+/// A shared, ordered log of what happened.
+final class Journal: Sendable {
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var entries: [String] { lines.withLock { $0 } }
+}
+
+protocol Resource: Sendable {}
+final class Handle: Resource, ServiceReleasing {
+    let name: String
+    let journal: Journal
+    init(_ name: String, _ journal: Journal) {
+        self.name = name
+        self.journal = journal
+    }
+    func release() { journal.add("release \(name)") }
+}
+
+/// A module that logs its teardown and registers one releasing singleton in setup.
+struct Owner: Module {
+    let name: String
+    let journal: Journal
+    func setup(_ context: ModuleContext) async throws {
+        let (name, journal) = (name, journal)
+        try context.services.register(Resource.self, name: name) { Handle(name, journal) }
+    }
+    func teardown(_ context: ModuleContext) async throws { journal.add("teardown \(name)") }
+}
+
+@Suite struct ServiceLifecycleTests {
+    @Test func singletonsAreReleasedAfterEveryTeardownInReverseOrderOfCreation() async throws {
+        let journal = Journal()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
+            ModuleRegistration(name: "b", module: Owner(name: "b", journal: journal)),
+            ModuleRegistration(name: "c", module: Owner(name: "c", journal: journal)),
+        ])
+        try hive.services.register(Resource.self, name: "never") { Handle("never", journal) }
+        try await hive.start()
+        // Creation order b, c, a: not the module order.
+        for name in ["b", "c", "a"] { _ = try hive.services.resolve(Resource.self, name: name) }
+        await hive.stop()
+        #expect(journal.entries == [
+            "teardown c", "teardown b", "teardown a", "release a", "release c", "release b",
+        ])
+    }
+
+    @Test func rollbackOfAFailedStartReleasesSingletons() async throws {
+        struct Failing: Module {
+            func initialize(_ context: ModuleContext) async throws {
+                _ = try context.services.resolve(Resource.self, name: "a")
+                throw HiveError(.invalidSettings, "no")
+            }
+        }
+        let journal = Journal()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
+            ModuleRegistration(name: "failing", module: Failing()),
+        ])
+        await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(journal.entries.last == "release a")
+        #expect(journal.entries.contains("teardown a"))
+    }
+
+    @Test func unregisteringAModuleRemovesAndReleasesItsServices() async throws {
+        let journal = Journal()
+        let hive = Hive()
+        try await hive.register(ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)))
+        try await hive.register(ModuleRegistration(name: "b", module: Owner(name: "b", journal: journal)))
+        try await hive.start()
+        _ = try hive.services.resolve(Resource.self, name: "a")
+        try await hive.unregister(named: "a")
+        #expect(journal.entries == ["teardown a", "release a"])
+        #expect(!hive.services.isAvailable(Resource.self, name: "a"))
+        #expect(hive.services.isAvailable(Resource.self, name: "b"))
+        await hive.stop()
+    }
+
+    @Test func singletonsWithoutReleaseAreDroppedAfterTeardown() async throws {
+        final class Plain: Resource {}
+        let hive = Hive()
+        try hive.services.register(Resource.self) { Plain() }
+        try await hive.start()
+        weak let created = try hive.services.resolve(Resource.self) as? Plain
+        #expect(created != nil)
+        await hive.stop()
+        #expect(created == nil)
+    }
+
+    @Test func replacingAServiceReleasesTheOldSingleton() throws {
+        let journal = Journal()
+        let services = Hive().services
+        try services.register(Resource.self) { Handle("old", journal) }
+        _ = try services.resolve(Resource.self)
+        try services.register(Resource.self, replacing: true) { Handle("new", journal) }
+        #expect(journal.entries == ["release old"])
+        #expect((try services.resolve(Resource.self) as? Handle)?.name == "new")
+    }
+}
