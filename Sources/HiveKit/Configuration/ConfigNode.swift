@@ -1,0 +1,187 @@
+import Yams
+
+/// A YAML node together with its file and key path (`modules[2].priority`), so that
+/// every error it makes names the file, the line and the key.
+struct ConfigNode {
+    /// The node as Yams composed it.
+    let node: Node
+    /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
+    let keyPath: String
+    /// The file name used in locations.
+    let file: String
+
+    /// The 1-based line the node starts on.
+    var line: Int { node.mark?.line ?? 1 }
+
+    /// `file:line` of the node.
+    var location: SourceLocation { SourceLocation(path: file, line: line) }
+
+    /// The node's YAML type (`tag:yaml.org,2002:int`…): plain scalars are resolved by
+    /// ``PlainScalar``, quoted ones are strings, collections keep their own tag.
+    var tag: Tag.Name {
+        guard case .scalar(let scalar) = node else { return Tag.Name(rawValue: node.tag.rawValue) }
+        return scalar.style == .plain ? PlainScalar.tag(of: scalar.string) : .str
+    }
+
+    /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
+    var isNull: Bool { node.scalar != nil && tag == .null }
+
+    /// A node below this one.
+    func child(_ node: Node, key: String) -> ConfigNode {
+        ConfigNode(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", file: file)
+    }
+
+    /// An element of this list.
+    func element(_ node: Node, index: Int) -> ConfigNode {
+        ConfigNode(node: node, keyPath: "\(keyPath)[\(index)]", file: file)
+    }
+
+    /// An error at this node whose message starts with the key path.
+    func error(
+        _ message: String, code: HiveError.Code = .invalidConfiguration, module: String? = nil
+    ) -> HiveError {
+        let text = keyPath.isEmpty ? message : "\(keyPath): \(message)"
+        return HiveError(code, module: module, location: location, text)
+    }
+
+    /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
+    var found: String {
+        switch node {
+        case .scalar(let scalar): isNull ? "nothing" : "'\(scalar.string)'"
+        case .mapping: "a map"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    // MARK: Scalars
+
+    /// The text of a non-null scalar, whatever its YAML type.
+    func text(expected: String = "a string") throws(HiveError) -> String {
+        guard case .scalar(let scalar) = node, !isNull else {
+            throw error("expected \(expected), got \(found)")
+        }
+        return scalar.string
+    }
+
+    /// A non-empty string (a name, a type).
+    func name() throws(HiveError) -> String {
+        let value = try text(expected: "a name")
+        guard !value.trimmingWhitespace().isEmpty else { throw error("must not be empty") }
+        return value
+    }
+
+    /// An integer (`100`, `-5`, `0x10`).
+    func int() throws(HiveError) -> Int {
+        guard case .scalar(let scalar) = node, tag == .int, let value = PlainScalar.int(scalar.string) else {
+            throw error("expected an integer, got \(found)")
+        }
+        return value
+    }
+
+    /// A boolean (`true`/`false`, also YAML 1.1's `yes`/`no`/`on`/`off`).
+    func bool() throws(HiveError) -> Bool {
+        guard case .scalar(let scalar) = node, tag == .bool, let value = PlainScalar.bool(scalar.string) else {
+            throw error("expected true or false, got \(found)")
+        }
+        return value
+    }
+
+    /// A positive duration written as `250ms`, `5s`, `2m`, `1h` or a number of seconds.
+    func duration() throws(HiveError) -> Duration {
+        let expected = "a duration such as 250ms, 5s or 2m"
+        guard case .scalar(let scalar) = node, [.str, .int, .float].contains(tag),
+            let value = Duration(parsing: scalar.string)
+        else { throw error("expected \(expected), got \(found)") }
+        guard value > .zero else { throw error("must be longer than zero, got \(found)") }
+        return value
+    }
+
+    /// One of `choices`, by name.
+    func choice<Value>(_ choices: [(name: String, value: Value)]) throws(HiveError) -> Value {
+        let names = choices.map(\.name).joined(separator: ", ")
+        let value = try text(expected: "one of \(names)")
+        guard let match = choices.first(where: { $0.name == value }) else {
+            throw error("expected one of \(names); got \(found)")
+        }
+        return match.value
+    }
+
+    // MARK: Collections
+
+    /// The elements of a list; a null counts as an empty list.
+    func list(of what: String) throws(HiveError) -> [ConfigNode] {
+        if isNull { return [] }
+        guard case .sequence(let sequence) = node else {
+            throw error("expected a list of \(what), got \(found)")
+        }
+        return sequence.enumerated().map { element($0.element, index: $0.offset) }
+    }
+
+    /// The entries of a map whose keys must be among `keys`; a null counts as an empty map.
+    ///
+    /// - Throws: at the key's line for a key not in `keys`, or for a non-scalar or merge key.
+    func map(keys: [String], of what: String) throws(HiveError) -> ConfigMap {
+        let entries = try entries(of: what)
+        for entry in entries where !keys.contains(entry.name) {
+            throw entry.key.error("unknown key; expected \(keys.joined(separator: ", "))")
+        }
+        return ConfigMap(node: self, entries: entries)
+    }
+
+    /// The entries of a map with any scalar keys; a null counts as an empty map.
+    func entries(of what: String) throws(HiveError) -> [ConfigEntry] {
+        if isNull { return [] }
+        guard case .mapping(let mapping) = node else {
+            throw error("expected \(what), got \(found)")
+        }
+        var result: [ConfigEntry] = []
+        for (keyNode, valueNode) in mapping {
+            let bare = ConfigNode(node: keyNode, keyPath: keyPath, file: file)
+            guard case .scalar(let scalar) = keyNode else {
+                throw bare.error("keys must be plain names, got \(bare.found)")
+            }
+            guard bare.tag != .merge else {
+                throw bare.error("merge keys (<<) are not supported; write the keys out")
+            }
+            let key = child(keyNode, key: scalar.string)
+            result.append(ConfigEntry(name: scalar.string, key: key, value: child(valueNode, key: scalar.string)))
+        }
+        return result
+    }
+}
+
+/// One `key: value` pair of a YAML map.
+struct ConfigEntry {
+    /// The key's text.
+    let name: String
+    /// The key node (for errors about the key itself).
+    let key: ConfigNode
+    /// The value node.
+    let value: ConfigNode
+}
+
+/// A YAML map whose keys were checked against the allowed ones.
+struct ConfigMap {
+    /// The map itself.
+    let node: ConfigNode
+    /// Its entries in file order.
+    let entries: [ConfigEntry]
+
+    /// The value for `key`; `nil` when absent or null (a null means "use the default").
+    subscript(key: String) -> ConfigNode? {
+        guard let value = entries.first(where: { $0.name == key })?.value, !value.isNull else { return nil }
+        return value
+    }
+
+    /// The value for a required `key`.
+    ///
+    /// - Throws: at the key's line when it is null, at the map's line when it is absent.
+    func required(_ key: String) throws(HiveError) -> ConfigNode {
+        if let value = self[key] { return value }
+        if let entry = entries.first(where: { $0.name == key }) {
+            throw entry.value.error("is required and must not be empty")
+        }
+        throw node.child(node.node, key: key).error("is required")
+    }
+}

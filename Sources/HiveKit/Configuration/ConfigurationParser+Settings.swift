@@ -1,0 +1,47 @@
+import Yams
+
+extension ConfigurationParser {
+    /// A module's free-form `settings:` map.
+    func settingsMap(_ node: ConfigNode) throws(HiveError) -> [String: SettingValue] {
+        var values: [String: SettingValue] = [:]
+        for entry in try node.entries(of: "a map of settings") {
+            values[entry.name] = try settingValue(entry.value)
+        }
+        return values
+    }
+
+    /// One setting: YAML integers become `.int`, floats `.double`, booleans `.bool`,
+    /// nulls `.null`, lists and maps recursively, anything else `.string`.
+    func settingValue(_ node: ConfigNode) throws(HiveError) -> SettingValue {
+        switch node.node {
+        case .scalar(let scalar):
+            switch node.tag {
+            case .null:
+                return .null
+            case .bool:
+                guard let value = PlainScalar.bool(scalar.string) else { return .string(scalar.string) }
+                return .bool(value)
+            case .int:
+                guard let value = PlainScalar.int(scalar.string) else {
+                    throw node.error("integer \(node.found) is out of range")
+                }
+                return .int(value)
+            case .float:
+                guard let value = PlainScalar.double(scalar.string) else { return .string(scalar.string) }
+                return .double(value)
+            default:
+                return .string(scalar.string)
+            }
+        case .sequence(let sequence):
+            var items: [SettingValue] = []
+            for (index, item) in sequence.enumerated() {
+                items.append(try settingValue(node.element(item, index: index)))
+            }
+            return .list(items)
+        case .mapping:
+            return .map(try settingsMap(node))
+        case .alias:
+            throw node.error("unresolved alias")
+        }
+    }
+}

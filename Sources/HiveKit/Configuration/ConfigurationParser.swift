@@ -1,0 +1,74 @@
+import Logging
+import Yams
+
+/// Turns configuration text into a ``DaemonConfiguration``, validating every key.
+///
+/// Errors are thrown at the first problem in the file; nothing partial is returned.
+struct ConfigurationParser {
+    /// The file name used in error locations.
+    let file: String
+    /// The path stored in the result; `nil` for embedded text.
+    let path: String?
+    /// When given, module types must be known to it.
+    let catalog: ModuleCatalog?
+
+    static let topLevelKeys = ["environment", "log", "budgets", "signals", "modules", "services"]
+
+    init(path: String?, catalog: ModuleCatalog?) {
+        self.path = path
+        self.file = path ?? "<embedded>"
+        self.catalog = catalog
+    }
+
+    /// Parses and validates `text`.
+    func parse(_ text: String) throws(HiveError) -> DaemonConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text, .basic, .default, .utf8)
+        } catch {
+            throw YAMLSyntaxError.hiveError(for: error, text: text, file: file)
+        }
+        var configuration = DaemonConfiguration(path: path)
+        guard let root else { return configuration }
+        let top = ConfigNode(node: root, keyPath: "", file: file)
+        if top.isNull { return configuration }
+        guard case .mapping = top.node else {
+            throw top.error(
+                "the configuration must be a map of keys (\(Self.topLevelKeys.joined(separator: ", "))), got \(top.found)"
+            )
+        }
+        let map = try top.map(keys: Self.topLevelKeys, of: "a map")
+        if let node = map["environment"] { configuration.environment = try environment(node) }
+        if let node = map["log"] { configuration.log = try log(node) }
+        if let node = map["budgets"] { configuration.budgets = try budgets(node) }
+        if let node = map["signals"] { configuration.signals = try signals(node) }
+        if let node = map["modules"] { configuration.modules = try modules(node) }
+        if let node = map["services"] { configuration.services = try services(node) }
+        return configuration
+    }
+
+    /// `environment: production`.
+    func environment(_ node: ConfigNode) throws(HiveError) -> HiveEnvironment {
+        try node.choice(HiveEnvironment.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// `log: {level: info, target: auto}`.
+    func log(_ node: ConfigNode) throws(HiveError) -> LogConfiguration {
+        let map = try node.map(keys: ["level", "target"], of: "a map with level and target")
+        var log = LogConfiguration()
+        if let level = map["level"] { log.level = try level.choice(Logger.Level.allCases.map { ($0.rawValue, $0) }) }
+        if let target = map["target"] {
+            log.target = try target.choice(LogTarget.allCases.map { ($0.rawValue, $0) })
+        }
+        return log
+    }
+
+    /// `budgets: {event: 5s, stop: 30s}`.
+    func budgets(_ node: ConfigNode) throws(HiveError) -> BudgetConfiguration {
+        let map = try node.map(keys: ["event", "stop"], of: "a map with event and stop")
+        var budgets = BudgetConfiguration()
+        if let event = map["event"] { budgets.event = try event.duration() }
+        if let stop = map["stop"] { budgets.stop = try stop.duration() }
+        return budgets
+    }
+}

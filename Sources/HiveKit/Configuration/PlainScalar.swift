@@ -1,0 +1,84 @@
+import Yams
+
+/// The type of a plain (unquoted) YAML scalar, resolved by hand with YAML 1.1's rules:
+/// what Yams' default resolver does with regular expressions, without their cost (they
+/// were most of a reload's time).
+///
+/// Quoted scalars are always strings.
+enum PlainScalar {
+    /// `tag:yaml.org,2002:null`, `bool`, `int`, `float` or `str` for `text`.
+    static func tag(of text: String) -> Tag.Name {
+        if isNull(text) { return .null }
+        if text == "<<" { return .merge }
+        if bool(text) != nil { return .bool }
+        if int(text) != nil || hasIntegerSyntax(text) { return .int }
+        if double(text) != nil { return .float }
+        return .str
+    }
+
+    /// `~`, `null`, `Null`, `NULL` or nothing.
+    static func isNull(_ text: String) -> Bool {
+        text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+    }
+
+    /// `true`/`false`, and YAML 1.1's `yes`/`no`/`on`/`off`, in lower, capitalised or upper case.
+    static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": true
+        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": false
+        default: nil
+        }
+    }
+
+    /// A decimal (`-12`), hexadecimal (`0x1F`), octal (`0o17`, `017`) or binary (`0b101`)
+    /// integer that fits an `Int`.
+    static func int(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var negative = false
+        if let sign = digits.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty else { return nil }
+        let radix: Int
+        if digits.hasPrefix("0x") {
+            radix = 16
+            digits = digits.dropFirst(2)
+        } else if digits.hasPrefix("0o") {
+            radix = 8
+            digits = digits.dropFirst(2)
+        } else if digits.hasPrefix("0b") {
+            radix = 2
+            digits = digits.dropFirst(2)
+        } else if digits.count > 1, digits.hasPrefix("0") {
+            radix = 8
+            digits = digits.dropFirst()
+        } else {
+            radix = 10
+        }
+        guard !digits.isEmpty, let magnitude = Int(digits, radix: radix) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// A floating-point number: `1.5`, `-2e3`, `.5`, `.inf`, `-.inf`, `.nan`.
+    static func double(_ text: String) -> Double? {
+        switch text {
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
+        case "-.inf", "-.Inf", "-.INF": return -.infinity
+        case ".nan", ".NaN", ".NAN": return .nan
+        default: break
+        }
+        guard text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }),
+            text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) })
+        else { return nil }
+        return Double(text)
+    }
+
+    /// Integers too large for `Int`, or written with `_` or in base 60 (`1_000`, `1:30`):
+    /// typed as integers, so using them is an error rather than a silent string.
+    private static func hasIntegerSyntax(_ text: String) -> Bool {
+        let body = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+        guard let first = body.first, first.isNumber else { return false }
+        return body.allSatisfy { $0.isNumber || $0 == "_" || $0 == ":" }
+    }
+}

@@ -1,0 +1,28 @@
+import HiveKit
+
+/// The module types every hived configuration can name.
+enum BuiltinModules {
+    /// `probe` (records events as JSON lines; fails or stalls on demand), and the demos
+    /// `echo` (logs events), `heartbeat` (beats while running; offers an action and a
+    /// route) and `reporter` (uses them and the `WallClock` service).
+    static let catalog: ModuleCatalog = {
+        var catalog = ModuleCatalog()
+        catalog.register("probe") { descriptor in
+            try ProbeModule.validate(descriptor.settings)
+            return ProbeModule()
+        }
+        catalog.register("echo") { descriptor in
+            try EchoModule.validate(descriptor.settings)
+            return EchoModule()
+        }
+        catalog.register("heartbeat") { descriptor in
+            try HeartbeatModule.validate(descriptor.settings)
+            return HeartbeatModule()
+        }
+        catalog.register("reporter") { descriptor in
+            try descriptor.settings.requireKeys(in: [])
+            return ReporterModule()
+        }
+        return catalog
+    }()
+}

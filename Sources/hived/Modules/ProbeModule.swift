@@ -1,0 +1,130 @@
+import HiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `probe` module: records every event it receives as one JSON line, and fails or
+/// stalls on chosen events, to rehearse failure handling under systemd.
+///
+/// A line looks like `{"module":"store","event":"init","params":{},"ts":1732360000.123456}`;
+/// custom events add `"name":NAME` and carry their parameters in `params`. The event is
+/// recorded when it arrives, before any stall or failure, and logged (in the journal with
+/// `HIVE_MODULE` and `HIVE_EVENT`).
+///
+/// ## Configuration keys
+/// - `path` (string, optional): the file to append lines to; created if missing. Without
+///   it nothing is written.
+/// - `fail_on` (list of event names): events whose hook throws; `custom:NAME` fails only
+///   that custom event, `custom` every one.
+/// - `stall_on` (map of event name to duration): events whose hook sleeps that long first.
+///
+/// Settings are read at each event, so a reload changes them.
+struct ProbeModule: Module {
+    /// The error a probe throws when told to fail, or when it cannot write its file.
+    struct Failure: Error, ErrnoCarrying, CustomStringConvertible {
+        let description: String
+        let errno: Int32
+    }
+
+    /// Checks the settings as a configuration file gives them: known keys, a string path,
+    /// event names in `fail_on` and `stall_on`, durations in `stall_on`.
+    static func validate(_ settings: Settings) throws(HiveError) {
+        try settings.requireKeys(in: ["path", "fail_on", "stall_on"])
+        _ = try settings.string("path")
+        for name in try settings.strings("fail_on") ?? [] { try checkEventName(name, in: "fail_on", settings) }
+        if let stalls = try settings.settings("stall_on") {
+            for name in stalls.values.keys.sorted() {
+                try checkEventName(name, in: "stall_on", settings)
+                guard try stalls.duration(name) != nil else {
+                    throw HiveError(.invalidSettings, module: settings.owner, "stall_on.\(name) needs a duration")
+                }
+            }
+        }
+    }
+
+    private static func checkEventName(_ name: String, in key: String, _ settings: Settings) throws(HiveError) {
+        let isCustom = name.hasPrefix("custom:") && name.count > 7
+        guard isCustom || EventKind(name: name) != nil else {
+            let known = EventKind.allCases.map(\.name).joined(separator: ", ")
+            throw HiveError(
+                .invalidSettings, module: settings.owner,
+                "\(key): unknown event '\(name)'; expected \(known) or custom:NAME")
+        }
+    }
+
+    func setup(_ context: ModuleContext) async throws { try await probe(context) }
+    func initialize(_ context: ModuleContext) async throws { try await probe(context) }
+    func ready(_ context: ModuleContext) async throws { try await probe(context) }
+    func background(_ context: ModuleContext) async throws { try await probe(context) }
+    func foreground(_ context: ModuleContext) async throws { try await probe(context) }
+    func reload(_ context: ModuleContext) async throws { try await probe(context) }
+    func memoryWarning(_ context: ModuleContext) async throws { try await probe(context) }
+    func custom(_ context: ModuleContext) async throws { try await probe(context) }
+    func terminate(_ context: ModuleContext) async throws { try await probe(context) }
+    func teardown(_ context: ModuleContext) async throws { try await probe(context) }
+    func unmount(_ context: ModuleContext) async throws { try await probe(context) }
+
+    /// Records the event, then stalls and fails as the settings say.
+    private func probe(_ context: ModuleContext) async throws {
+        let settings = context.settings
+        if let path = try settings.string("path") {
+            try append(Self.line(for: context), to: path)
+        }
+        context.logger.debug("probe received \(context.event)")
+        let names = Self.names(of: context.event)
+        if let stalls = try settings.settings("stall_on") {
+            for name in names {
+                if let stall = try stalls.duration(name) {
+                    context.logger.notice("stalling for \(stall) as told (stall_on)")
+                    try? await Task.sleep(for: stall)
+                }
+            }
+        }
+        if let failures = try settings.strings("fail_on"), names.contains(where: failures.contains) {
+            throw Failure(description: "probe '\(context.moduleName)' told to fail on \(context.event)", errno: 0)
+        }
+    }
+
+    /// The names that select this event in `fail_on`/`stall_on`: `init`, or `custom` and
+    /// `custom:NAME`.
+    static func names(of event: HiveEvent) -> [String] {
+        if case .custom(let name, _) = event { return ["custom", "custom:\(name)"] }
+        return [event.kind.name]
+    }
+
+    /// The JSON line recording `context.event`.
+    static func line(for context: ModuleContext) -> String {
+        var json = JSONLine()
+        json.field("module", context.moduleName)
+        json.field("event", context.event.kind.name)
+        if let name = context.customEventName { json.field("name", name) }
+        json.object("params", context.customParameters)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        json.raw("ts", "\(now.tv_sec).\(String(now.tv_nsec / 1000).leftPadded(to: 6))")
+        return json.finished()
+    }
+
+    /// Appends `line` with one `write` to a file opened `O_APPEND`, so concurrent
+    /// writers never interleave within a line.
+    private func append(_ line: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(description: "cannot open \(path): \(String(cString: strerror(code)))", errno: code)
+        }
+        defer { close(fd) }
+        var line = line
+        let written = line.withUTF8 { bytes in write(fd, bytes.baseAddress, bytes.count) }
+        guard written >= 0 else {
+            let code = errno
+            throw Failure(description: "cannot write \(path): \(String(cString: strerror(code)))", errno: code)
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,35 @@
+@testable import HiveKit
+import Testing
+
+/// Plain scalars are typed by hand, as Yams' default resolver would type them.
+@Suite struct PlainScalarTests {
+    @Test(arguments: [
+        ("", "null"), ("~", "null"), ("null", "null"), ("NULL", "null"),
+        ("true", "bool"), ("no", "bool"), ("On", "bool"), ("OFF", "bool"),
+        ("0", "int"), ("-12", "int"), ("+7", "int"), ("0x1F", "int"), ("0o17", "int"), ("0b101", "int"),
+        ("99999999999999999999", "int"), ("1_000", "int"),
+        ("1.5", "float"), ("-2e3", "float"), (".inf", "float"), (".nan", "float"),
+        ("5s", "str"), ("high", "str"), ("custom:rotate", "str"), ("1.2.3", "str"), ("<<", "merge"),
+    ])
+    func resolves(_ text: String, _ expected: String) {
+        #expect(PlainScalar.tag(of: text).rawValue == "tag:yaml.org,2002:\(expected)")
+    }
+
+    @Test func convertsValues() {
+        #expect(PlainScalar.int("0x10") == 16)
+        #expect(PlainScalar.int("-017") == -15)
+        #expect(PlainScalar.int("99999999999999999999") == nil)
+        #expect(PlainScalar.bool("Yes") == true)
+        #expect(PlainScalar.double("2.5e1") == 25)
+    }
+
+    @Test func quotedScalarsAreStrings() throws {
+        let configuration = try ConfigurationLoader.parse(
+            "modules:\n  - {name: a, type: t, settings: {n: '5', m: 5, b: \"yes\"}}\n", path: "x.yaml", catalog: nil,
+            environment: [:])
+        let settings = try #require(configuration.modules.first?.descriptor.settings)
+        #expect(settings["n"] == .string("5"))
+        #expect(settings["m"] == .int(5))
+        #expect(settings["b"] == .string("yes"))
+    }
+}

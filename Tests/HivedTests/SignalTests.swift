@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Suspend/resume, custom events from signals, the watchdog, and check-config.
+@Suite(.serialized) struct SignalTests {
+    @Test func sigtstpAndSigcontGiveBackgroundAndForegroundWithoutStopping() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", "modules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        let ready = try await hived.waitForReady()
+        hived.signal(SIGTSTP)
+        _ = try await ProbeFile.waitFor(events, "background") { $0.event == "background" }
+        #expect(hived.state != "T", "the process keeps running")
+        let notify = try #require(hived.notify)
+        try await notify.waitFor(after: ready + 1, "suspended status") { $0.hasPrefix("STATUS=suspended") }
+        hived.signal(SIGTSTP)
+        hived.signal(SIGCONT)
+        _ = try await ProbeFile.waitFor(events, "foreground") { $0.event == "foreground" }
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).events == [
+            "a.setup", "a.init", "a.ready", "a.background", "a.foreground", "a.terminate", "a.teardown",
+        ])
+    }
+
+    @Test func mappedSignalsFireCustomEvents() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            signals: {SIGUSR1: "custom:rotate", SIGUSR2: "custom:stats"}
+            modules:
+              - {name: a, type: probe, settings: {path: \(events)}}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGUSR1)
+        _ = try await ProbeFile.waitFor(events, "rotate") { $0.name == "rotate" }
+        hived.signal(SIGUSR2)
+        _ = try await ProbeFile.waitFor(events, "stats") { $0.name == "stats" }
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        let custom = try ProbeFile(path: events).lines.filter { $0.event == "custom" }
+        #expect(custom.map(\.name) == ["rotate", "stats"])
+    }
+
+    @Test func unmappedUsr1DoesNotKillTheDaemon() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", "modules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGUSR1)
+        hived.signal(SIGPIPE)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(hived.process.isRunning)
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test func watchdogPingsOnlyWhileDeliveryIsHealthy() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            signals: {SIGUSR1: "custom:hang"}
+            modules:
+              - {name: stuck, type: probe, budget: 200ms, settings: {path: \(events), stall_on: {"custom:hang": 3s}}}
+            """)
+        let hived = try HivedProcess(
+            ["run", "--config", path], in: directory, environment: ["WATCHDOG_USEC": "400000"])
+        let notify = try #require(hived.notify)
+        try await hived.waitForReady()
+        try await notify.waitForCount(3, startingWith: "WATCHDOG=1")
+        hived.signal(SIGUSR1)
+        _ = try await ProbeFile.waitFor(events, "hang") { $0.name == "hang" }
+        try await Task.sleep(for: .milliseconds(600))
+        let before = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        try await Task.sleep(for: .milliseconds(1500))
+        let during = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        #expect(during == before, "no pings while 'stuck' stalls past its budget")
+        #expect(hived.stderr.contains("stuck"), "the stall is logged by module")
+        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1", timeout: .seconds(10))
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test func watchdogForAnotherPidIsIgnored() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", "modules: []\n")
+        let hived = try HivedProcess(
+            ["run", "--config", path], in: directory,
+            environment: ["WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
+        try await hived.waitForReady()
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!(hived.notify?.messages.contains("WATCHDOG=1") ?? true))
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test func checkConfigExitsZeroOr78WithPathAndLine() async throws {
+        let directory = try TestDirectory()
+        let good = try directory.write("good.yaml", "modules:\n  - {name: a, type: probe}\n")
+        let ok = try HivedProcess(["check-config", good], in: directory, notify: false)
+        #expect(try await ok.exitStatus() == 0)
+        let bad = try directory.write("bad.yaml", "modules:\n  - name: a\n    type: probe\n    priority: high\n")
+        let failed = try HivedProcess(["check-config", bad], in: directory, notify: false)
+        #expect(try await failed.exitStatus() == 78)
+        #expect(failed.stderr.hasPrefix("\(bad):4:"), "stderr: \(failed.stderr)")
+        let misspelt = try directory.write("misspelt.yaml", "modules:\n  - name: a\n    type: probe\n    settings: {failon: [init]}\n")
+        let rejected = try HivedProcess(["check-config", misspelt], in: directory, notify: false)
+        #expect(try await rejected.exitStatus() == 78)
+        #expect(rejected.stderr.hasPrefix("\(misspelt):2: module 'a': unknown setting 'failon'"), "stderr: \(rejected.stderr)")
+        let service = try directory.write("service.yaml", "services:\n  - {service: WallClock, implementation: Nope}\n")
+        let unknown = try HivedProcess(["check-config", service], in: directory, notify: false)
+        #expect(try await unknown.exitStatus() == 78)
+        #expect(unknown.stderr.hasPrefix("\(service):2: services[0]: unknown implementation 'Nope'"), "stderr: \(unknown.stderr)")
+    }
+
+    @Test func sigtermWhileAnEventHangsExits75WithinTheStopBudget() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            budgets: {event: 1s, stop: 2s}
+            signals: {SIGUSR1: "custom:hang"}
+            modules:
+              - {name: stuck, type: probe, settings: {path: \(events), stall_on: {"custom:hang": 60s}}}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGUSR1)
+        _ = try await ProbeFile.waitFor(events, "hang") { $0.name == "hang" }
+        let sent = ContinuousClock.now
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus(timeout: .seconds(15)) == 75)
+        #expect(ContinuousClock.now - sent < .seconds(10))
+        let status = try #require(hived.notify?.stateMessages.last)
+        #expect(status.contains("stuck"), "the module holding the stop up is named: \(status)")
+    }
+
+    @Test func watchdogAbortEndsTheProcess() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", "modules: [{name: a, type: echo}]\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGABRT)
+        #expect(try await hived.exitStatus(timeout: .seconds(10)) == SIGABRT)
+        #expect(hived.process.terminationReason == .uncaughtSignal)
+    }
+}

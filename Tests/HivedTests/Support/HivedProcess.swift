@@ -1,0 +1,82 @@
+import Foundation
+
+/// The built `hived` binary, run as a child the way systemd runs it: with a
+/// `NOTIFY_SOCKET` the test owns, real signals, and its exit status observed.
+final class HivedProcess: @unchecked Sendable {
+    // @unchecked: `process` is only touched through Foundation's thread-safe Process API.
+    let process = Process()
+    let stderrPath: String
+    let notify: NotifySocket?
+
+    /// The hived executable next to the test bundle in the build directory.
+    static var executable: URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = exe.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("hived")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: "hived")
+    }
+
+    /// Starts `hived ARGUMENTS` in `directory`, with a notify socket unless `notify` is
+    /// false, and `environment` added to a clean environment.
+    init(
+        _ arguments: [String], in directory: TestDirectory,
+        notify: Bool = true, environment: [String: String] = [:]
+    ) throws {
+        self.notify = notify ? try NotifySocket(directory: directory.path) : nil
+        stderrPath = directory.path + "/hived.stderr"
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ["PATH": "/usr/bin:/bin", "HIVED_LOG_TARGET": "stderr"]
+        if let socket = self.notify { env["NOTIFY_SOCKET"] = socket.path }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends a real signal.
+    func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// What hived wrote to stderr so far.
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for hived to exit and returns its status; fails after `timeout`.
+    func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                throw TestFailure("hived did not exit within \(timeout); stderr:\n\(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Let the notify reader take the last datagrams, sent just before the exit.
+        try await Task.sleep(for: .milliseconds(150))
+        return process.terminationStatus
+    }
+
+    /// The process state letter from /proc (R, S, T for stopped…).
+    var state: String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return String(stat[stat.index(close, offsetBy: 2)])
+    }
+
+    /// Waits until READY=1 arrived (after the first `skip` datagrams).
+    @discardableResult
+    func waitForReady(after skip: Int = 0, timeout: Duration = .seconds(20)) async throws -> Int {
+        guard let notify else { throw TestFailure("no notify socket") }
+        return try await notify.waitFor(after: skip, timeout: timeout, "READY=1") { $0.hasPrefix("READY=1") }
+    }
+
+    deinit { if process.isRunning { kill(pid, SIGKILL) } }
+}

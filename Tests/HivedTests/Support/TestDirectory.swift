@@ -1,0 +1,25 @@
+import Foundation
+
+/// A temporary directory for one test: configuration files, probe files, the notify socket.
+final class TestDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/hived-test-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        path = String(cString: created)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `text` to `name` in the directory and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// The path of `name` in the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+}
