@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+
+extension HivedUnderSystemdTests {
+    @Test("systemctl start returns only after READY=1: a slow init holds it back")
+    func startWaitsForReadiness() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.config("""
+              - name: slow
+                type: probe
+                settings: {path: /var/lib/hived/slow.jsonl, stall_on: {init: 3s}}
+            """))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let start = try await hived.systemctl("start")
+        let elapsed = clock.now - started
+        #expect(start.status == 0, "\(start)")
+        #expect(elapsed >= .milliseconds(2900), "systemctl start returned after \(elapsed), before init finished")
+
+        let state = try await hived.container.properties(HivedFixture.unit, [
+            "ActiveState", "SubState", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic",
+        ])
+        #expect(state["ActiveState"] == "active" && state["SubState"] == "running", "\(state)")
+        // systemd's own clock: the unit became active at least 3 s after hived was exec'd.
+        let exec = Int(state["ExecMainStartTimestampMonotonic"] ?? "") ?? 0
+        let active = Int(state["ActiveEnterTimestampMonotonic"] ?? "") ?? 0
+        #expect(active - exec >= 2_900_000, "\(state)")
+        // init had finished: ready follows it once READY=1 was sent.
+        #expect(await eventually { hived.probe("slow").steps == ["slow.setup", "slow.init", "slow.ready"] },
+                "\(hived.probe("slow").steps)")
+    }
+
+    @Test("systemctl reload runs the reload events and the unit stays active")
+    func reloadRunsReloadEvents() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.config("""
+              - name: kept
+                type: probe
+                settings: {path: /var/lib/hived/kept.jsonl}
+            """))
+        #expect(try await hived.systemctl("start").status == 0)
+        let pid = try await hived.property("MainPID")
+
+        try hived.writeConfig(Self.config("""
+              - name: kept
+                type: probe
+                settings: {path: /var/lib/hived/kept.jsonl, fail_on: ["custom:never"]}
+              - name: added
+                type: probe
+                settings: {path: /var/lib/hived/added.jsonl}
+            """))
+        let reload = try await hived.systemctl("reload")
+        #expect(reload.status == 0, "\(reload)")
+        #expect(await eventually { hived.probe("kept").steps.contains("kept.reload") }, "\(hived.probe("kept").steps)")
+        #expect(await eventually { hived.probe("added").steps.starts(with: ["added.setup", "added.init"]) },
+                "\(hived.probe("added").steps)")
+        #expect(try await eventually { try await hived.property("ActiveState") == "active" })
+        #expect(try await hived.property("MainPID") == pid, "a reload must not restart hived")
+        #expect(!hived.probe("kept").steps.contains("kept.teardown"))
+    }
+
+    @Test("during a slow reload the unit shows reloading, then active again")
+    func slowReloadShowsReloading() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.config("""
+              - name: sluggish
+                type: probe
+                settings: {path: /var/lib/hived/sluggish.jsonl, stall_on: {reload: 4s}}
+            """))
+        #expect(try await hived.systemctl("start").status == 0)
+
+        let container = hived.container
+        let reload = Task { try await container.systemctl("reload", HivedFixture.unit) }
+        let sawReloading = try await eventually(timeout: .seconds(10)) {
+            try await hived.property("ActiveState") == "reloading"
+        }
+        #expect(sawReloading, "the unit never showed reloading during a 4 s reload")
+        #expect(try await reload.value.status == 0)
+        #expect(try await eventually { try await hived.property("ActiveState") == "active" })
+        #expect(hived.probe("sluggish").steps.contains("sluggish.reload"))
+    }
+
+    @Test("a reload with a broken config changes nothing and puts the error in the status line")
+    func brokenReloadKeepsOldConfig() async throws {
+        let hived = try hived
+        let good = Self.config(signals: #"{SIGUSR1: "custom:ping"}"#, """
+              - name: keeper
+                type: probe
+                settings: {path: /var/lib/hived/keeper.jsonl}
+            """)
+        try await hived.prepare(config: good)
+        #expect(try await hived.systemctl("start").status == 0)
+        let pid = try await hived.property("MainPID")
+
+        try hived.writeConfig(Self.config("""
+              - name: keeper
+                type: no-such-module-type
+            """))
+        let reload = try await hived.systemctl("reload")
+        #expect(reload.status != 0, "ExecReload validates the file, so a broken reload fails visibly")
+        let statusText = try await eventually(timeout: .seconds(15)) {
+            try await hived.property("StatusText").contains("/etc/hived/hived.yaml:")
+        }
+        let status = try await hived.systemctl("status")
+        #expect(statusText, "the status line names the file and line of the error:\n\(status.stdout)")
+        #expect(try await hived.property("ActiveState") == "active", "\(status.stdout)")
+        #expect(try await hived.property("MainPID") == pid)
+
+        // The old configuration still runs: its module is there and its signal map too.
+        #expect(!hived.probe("keeper").steps.contains("keeper.teardown"))
+        #expect(try await hived.systemctl("kill", "-s", "SIGUSR1").status == 0)
+        #expect(await eventually { hived.probe("keeper").steps.contains("keeper.custom:ping") },
+                "\(hived.probe("keeper").steps)")
+
+        // A later good reload works.
+        try hived.writeConfig(good)
+        #expect(try await hived.systemctl("reload").status == 0)
+        #expect(await eventually { hived.probe("keeper").steps.contains("keeper.reload") })
+        #expect(try await eventually { try await !hived.property("StatusText").contains("hived.yaml:") },
+                "the error stays in the status line after a good reload")
+    }
+
+    /// Three probes sharing one file, so their lines show the order across modules.
+    static let orderedModules = config("""
+          - name: first
+            type: probe
+            priority: 100
+            settings: {path: /var/lib/hived/order.jsonl}
+          - name: second
+            type: probe
+            priority: 50
+            settings: {path: /var/lib/hived/order.jsonl}
+          - name: third
+            type: probe
+            priority: 10
+            settings: {path: /var/lib/hived/order.jsonl}
+        """)
+
+    @Test("systemctl stop: terminate in priority order, teardown in reverse, unit inactive")
+    func stopRunsTeardownInReverse() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.orderedModules)
+        #expect(try await hived.systemctl("start").status == 0)
+
+        let stop = try await hived.systemctl("stop")
+        #expect(stop.status == 0, "\(stop)")
+        let state = try await hived.container.properties(HivedFixture.unit, ["ActiveState", "Result", "ExecMainStatus"])
+        #expect(state["ActiveState"] == "inactive" && state["Result"] == "success", "\(state)")
+        #expect(state["ExecMainStatus"] == "0", "\(state)")
+
+        let steps = hived.probe("order").steps
+        #expect(steps.filter { $0.hasSuffix(".terminate") } == ["first.terminate", "second.terminate", "third.terminate"])
+        #expect(steps.filter { $0.hasSuffix(".teardown") } == ["third.teardown", "second.teardown", "first.teardown"])
+        let lastTerminate = steps.lastIndex { $0.hasSuffix(".terminate") } ?? steps.endIndex
+        let firstTeardown = steps.firstIndex { $0.hasSuffix(".teardown") } ?? -1
+        #expect(lastTerminate < firstTeardown, "every terminate comes before any teardown: \(steps)")
+    }
+
+    @Test("the journal records the stop per module: HIVE_MODULE/HIVE_EVENT, terminate in order, teardown in reverse")
+    func stopIsJournaledPerModule() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.orderedModules)
+        #expect(try await hived.systemctl("start").status == 0)
+        let invocation = try await hived.property("InvocationID")
+        #expect(try await hived.systemctl("stop").status == 0)
+
+        var teardowns: [String] = []
+        var terminates: [String] = []
+        var identifiers: Set<String> = []
+        var journal: [[String: String]] = []
+        let logged = try await eventually(timeout: .seconds(15)) {
+            journal = try await hived.container.journal(invocation: invocation)
+            let entries = journal.filter { $0["HIVE_MODULE"] != nil }
+            identifiers = Set(entries.compactMap { $0["SYSLOG_IDENTIFIER"] })
+            teardowns = Self.firstOccurrences(of: "teardown", in: entries)
+            terminates = Self.firstOccurrences(of: "terminate", in: entries)
+            return teardowns.count == 3 && terminates.count == 3
+        }
+        let seen = journal.map { entry in
+            ["SYSLOG_IDENTIFIER", "HIVE_MODULE", "HIVE_EVENT", "MESSAGE"].map { "\($0)=\(entry[$0] ?? "-")" }
+                .joined(separator: " ")
+        }
+        #expect(logged, """
+            hived logs every terminate and teardown per module, with HIVE_MODULE/HIVE_EVENT; \
+            the journal of this run has:
+            \(seen.joined(separator: "\n"))
+            """)
+        #expect(identifiers == ["hived"], "SYSLOG_IDENTIFIER=hived")
+        #expect(terminates == ["first", "second", "third"])
+        #expect(teardowns == ["third", "second", "first"])
+    }
+
+    /// The modules named in `HIVE_MODULE` of entries whose `HIVE_EVENT` is `event`, in
+    /// the order they first appear.
+    static func firstOccurrences(of event: String, in entries: [[String: String]]) -> [String] {
+        var seen: [String] = []
+        for entry in entries where entry["HIVE_EVENT"] == event {
+            if let module = entry["HIVE_MODULE"], !seen.contains(module) { seen.append(module) }
+        }
+        return seen
+    }
+}

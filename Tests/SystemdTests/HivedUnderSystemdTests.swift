@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// hived under a real systemd 252, booted in a throw-away container (see
+/// ``SystemdContainer``) with hived installed from its Debian package: readiness,
+/// reload, stop order, failures, the watchdog and signals, as an operator sees them
+/// through `systemctl` and `journalctl`.
+///
+/// One container serves every test (booting is the slow part), so the tests run one at
+/// a time and each starts from a stopped hived with its own configuration.
+@Suite(
+    "hived under real systemd",
+    .serialized,
+    .enabled(if: SuiteRequirements.shouldRun, SuiteRequirements.comment),
+    .bootedSystemd
+)
+struct HivedUnderSystemdTests {
+    /// The fixture ``BootedSystemd`` set up.
+    var hived: HivedFixture {
+        get throws { try #require(HivedFixture.current, "the suite runs only inside its booted container") }
+    }
+
+    /// A configuration whose modules are probes writing to /var/lib/hived/FILE.jsonl.
+    static func config(signals: String = "{}", _ modules: String) -> String {
+        """
+        environment: testing
+        log: {level: debug, target: auto}
+        budgets: {event: 10s, stop: 30s}
+        signals: \(signals)
+        modules:
+        \(modules)
+        """
+    }
+
+    @Test("dpkg -i installs the package, enables hived and leaves it active")
+    func packageInstallStartsService() async throws {
+        let hived = try hived
+        #expect(hived.installation.status == 0, "\(hived.installation)")
+        #expect(hived.activeAfterInstall == "active", "\(hived.statusAfterInstall)")
+        #expect(hived.statusAfterInstall.stdout.contains("Active: active (running)"), "\(hived.statusAfterInstall)")
+        #expect(try await hived.systemctl("is-enabled").output == "enabled")
+
+        let container = hived.container
+        let conffiles = try await container.check(["dpkg-query", "-W", "-f=${Conffiles}", "hived"]).stdout
+        #expect(conffiles.contains("/etc/hived/hived.yaml"))
+        let user = try await container.exec(["id", "-u", "hived"])
+        #expect(user.status == 0 && user.output != "0", "the hived system user: \(user)")
+        let ldd = try await container.check(["ldd", "/usr/bin/hived"]).stdout
+        #expect(!ldd.lowercased().contains("swift"), "the packaged binary needs no Swift library:\n\(ldd)")
+    }
+
+    @Test("the unit passes systemd-analyze verify with no warnings and scores at most 2.0")
+    func unitIsCleanAndHardened() async throws {
+        let hived = try hived
+        let verify = try await hived.container.exec(["systemd-analyze", "verify", HivedFixture.unit])
+        #expect(verify.status == 0, "\(verify)")
+        #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "systemd-analyze verify warned: \(verify)")
+
+        let security = try await hived.container.exec(["systemd-analyze", "security", "--no-pager", HivedFixture.unit])
+        // "→ Overall exposure level for hived.service: 1.1 OK :-)"
+        let score = security.stdout.firstMatch(of: /exposure level for hived\.service: ([0-9.]+)/)
+            .flatMap { Double($0.1) }
+        let exposure = try #require(score, "no overall exposure level in: \(security)")
+        #expect(exposure <= 2.0, "\(security.stdout)")
+        // The service really runs as the unprivileged user the unit names.
+        let pid = try await hived.property("MainPID")
+        let owner = try await hived.container.exec(["ps", "-o", "user=", "-p", pid]).output
+        #expect(owner == "hived")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs host commands for the suite, without blocking a Swift concurrency thread.
+enum Command {
+    /// Runs `arguments` (looked up on PATH) to completion; after `timeout` it is killed
+    /// and its status is that of the kill. Output goes through files, so a chatty command
+    /// can never block on a full pipe.
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hived-systemd-cmd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finished in
+            exited.yield(finished.terminationReason == .uncaughtSignal
+                ? 128 + finished.terminationStatus : finished.terminationStatus)
+            exited.finish()
+        }
+        try process.run()
+        let pid = process.processIdentifier
+        let timer = Task.detached {
+            try await Task.sleep(for: timeout)
+            kill(pid, SIGKILL)
+        }
+        var status: Int32 = -1
+        for await exit in exits { status = exit }
+        timer.cancel()
+        return CommandResult(
+            arguments: arguments, status: status,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `arguments` and returns the result, throwing unless it exited 0.
+    @discardableResult
+    static func check(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
+        let result = try await run(arguments, timeout: timeout)
+        guard result.status == 0 else { throw SuiteFailure(result.description) }
+        return result
+    }
+}

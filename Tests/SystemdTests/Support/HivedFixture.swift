@@ -1,0 +1,108 @@
+import Foundation
+
+/// hived installed from its Debian package in a booted container, plus what the suite's
+/// tests need to drive it: a fresh configuration per test and the probe files.
+final class HivedFixture: Sendable {
+    /// The fixture of the running suite (set by ``BootedSystemd``).
+    @TaskLocal static var current: HivedFixture?
+
+    /// The unit under test.
+    static let unit = "hived.service"
+    /// The configuration file the packaged unit runs.
+    static let configPath = "/etc/hived/hived.yaml"
+    /// Where test configurations put probe files (the unit may write only below its
+    /// StateDirectory).
+    static let stateDirectory = "/var/lib/hived"
+
+    let container: SystemdContainer
+    /// The package installed, on this machine.
+    let package: String
+    /// The same package inside the container.
+    let packageInside: String
+    /// `dpkg -i`'s result.
+    let installation: CommandResult
+    /// `systemctl is-active hived` right after `dpkg -i`.
+    let activeAfterInstall: String
+    /// `systemctl status hived` right after `dpkg -i`.
+    let statusAfterInstall: CommandResult
+
+    private init(
+        container: SystemdContainer, package: String, packageInside: String, installation: CommandResult,
+        activeAfterInstall: String, statusAfterInstall: CommandResult
+    ) {
+        self.container = container
+        self.package = package
+        self.packageInside = packageInside
+        self.installation = installation
+        self.activeAfterInstall = activeAfterInstall
+        self.statusAfterInstall = statusAfterInstall
+    }
+
+    /// The package's root directory (this file is Tests/SystemdTests/Support/…).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The .deb to install: `HIVED_DEB` if set, else what `scripts/build-deb` builds
+    /// (incremental: fast when scripts/test or a previous run built it already).
+    static func buildPackage() async throws -> String {
+        if let deb = ProcessInfo.processInfo.environment["HIVED_DEB"], !deb.isEmpty { return deb }
+        let result = try await Command.check(
+            ["sh", "-c", "cd \"$1\" && scripts/build-deb", "build-deb", packageRoot], timeout: .seconds(1200))
+        guard let deb = result.output.split(separator: "\n").last.map(String.init),
+            FileManager.default.fileExists(atPath: deb.hasPrefix("/") ? deb : packageRoot + "/" + deb)
+        else { throw SuiteFailure("scripts/build-deb printed no package path: \(result)") }
+        return deb.hasPrefix("/") ? deb : packageRoot + "/" + deb
+    }
+
+    /// Installs `package` with `dpkg -i` the way an administrator would, and records
+    /// whether that left the service running.
+    static func install(_ package: String, in container: SystemdContainer) async throws -> HivedFixture {
+        let inside = "/var/cache/hived-suite/" + URL(fileURLWithPath: package).lastPathComponent
+        try FileManager.default.createDirectory(
+            atPath: container.hostPath("/var/cache/hived-suite"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: package, toPath: container.hostPath(inside))
+        // This machine is a Docker image whose policy-rc.d forbids starting services; the
+        // container stands for a real Debian machine, which has none. (Removed in the
+        // overlay only.)
+        try await container.check(["rm", "-f", "/usr/sbin/policy-rc.d"])
+        let installation = try await container.exec(["dpkg", "-i", inside], timeout: .seconds(300))
+        let active = try await container.systemctl("is-active", unit).output
+        let status = try await container.systemctl("status", unit)
+        return HivedFixture(
+            container: container, package: package, packageInside: inside, installation: installation,
+            activeAfterInstall: active, statusAfterInstall: status)
+    }
+
+    /// Stops hived, clears its failed state and probe files, and installs `config` as
+    /// /etc/hived/hived.yaml, ready for the test to start it.
+    func prepare(config: String) async throws {
+        try await container.systemctl("stop", Self.unit, timeout: .seconds(120))
+        try await container.systemctl("reset-failed", Self.unit)
+        try await container.check(["sh", "-c", "rm -f \(Self.stateDirectory)/*.jsonl"])
+        try container.write(config, to: Self.configPath)
+    }
+
+    /// Replaces the configuration file (for a reload).
+    func writeConfig(_ config: String) throws {
+        try container.write(config, to: Self.configPath)
+    }
+
+    /// The events a probe recorded in /var/lib/hived/NAME.jsonl.
+    func probe(_ name: String) -> [ProbeRecord] {
+        ProbeRecord.parse(container.read("\(Self.stateDirectory)/\(name).jsonl") ?? "")
+    }
+
+    /// A property of hived.service (`systemctl show -p NAME`).
+    func property(_ name: String) async throws -> String {
+        try await container.property(Self.unit, name)
+    }
+
+    /// `systemctl ARGS hived.service`.
+    @discardableResult
+    func systemctl(_ verb: String, _ arguments: String..., timeout: Duration = .seconds(120)) async throws
+        -> CommandResult
+    {
+        try await container.exec(["systemctl", "--no-pager", verb] + arguments + [Self.unit], timeout: timeout)
+    }
+}

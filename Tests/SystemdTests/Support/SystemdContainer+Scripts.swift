@@ -1,0 +1,73 @@
+extension SystemdContainer {
+    /// `sh -c mountScript mount DIR`: the tmpfs for the upper layer and the overlay over `/`.
+    static let mountScript = #"""
+        set -eu
+        dir=$1
+        mkdir "$dir/layer" "$dir/merged"
+        mount -t tmpfs -o mode=0755,size=4G hived-suite "$dir/layer"
+        mkdir "$dir/layer/upper" "$dir/layer/work"
+        mount -t overlay hived-suite \
+            -o "lowerdir=/,upperdir=$dir/layer/upper,workdir=$dir/layer/work" "$dir/merged"
+        """#
+
+    /// `bash -c launchScript launch DIR OWNER MACHINE STOPSCRIPT`: starts systemd-nspawn
+    /// in its own session (a Ctrl-C of the test run does not reach it), writes its pid to
+    /// DIR/nspawn.pid, and starts the guardian: a process that waits for the test process
+    /// OWNER to end and, if DIR still exists then, stops the container and cleans up.
+    ///
+    /// It first closes every inherited descriptor above 2: Foundation's `Process` learns
+    /// that a child exited from a descriptor the child inherits, so long-lived grandchildren
+    /// holding it would make launching look like it never finishes. (bash, because dash
+    /// cannot name descriptors above 9.)
+    static let launchScript = #"""
+        set -eu
+        dir=$1 owner=$2 machine=$3 stop=$4
+        for fd in $(ls /proc/$$/fd); do
+            if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+        done
+        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive \
+            --machine="$machine" --directory="$dir/merged" \
+            --boot systemd.firstboot=off </dev/null >"$dir/nspawn.log" 2>&1 &
+        echo $! >"$dir/nspawn.pid"
+        setsid sh -c '
+            while kill -0 "$2" 2>/dev/null && [ -d "$1" ]; do sleep 1; done
+            [ -d "$1" ] && sh -c "$4" stop "$1" "$3"
+        ' guardian "$dir" "$owner" "$machine" "$stop" </dev/null >/dev/null 2>&1 &
+        """#
+
+    /// `sh -c stopScript stop DIR MACHINE`: stops the container (SIGTERM asks nspawn for a
+    /// clean poweroff; SIGKILL to nspawn and the container's PID 1 after 30 s), unmounts
+    /// the overlay and the tmpfs, and removes DIR, but only once nothing is mounted below
+    /// it, so a failed unmount can never lead `rm` into the machine's own files.
+    static let stopScript = #"""
+        dir=$1 machine=$2
+        pid=$(cat "$dir/nspawn.pid" 2>/dev/null || true)
+        leader=$(cat "$dir/leader.pid" 2>/dev/null || true)
+        alive() {
+            [ -n "$1" ] && [ -r "/proc/$1/cmdline" ] &&
+                ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null &&
+                tr '\0' ' ' <"/proc/$1/cmdline" | grep -qF "$3"
+        }
+        if alive "$pid" x "$dir"; then
+            kill -TERM "$pid" 2>/dev/null || true
+            i=0
+            while alive "$pid" x "$dir" && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
+            if alive "$pid" x "$dir"; then
+                kill -KILL "$pid" 2>/dev/null || true
+                alive "$leader" x systemd && kill -KILL "$leader" 2>/dev/null || true
+                sleep 1
+            fi
+        fi
+        for m in merged layer; do
+            if mountpoint -q "$dir/$m"; then
+                umount "$dir/$m" 2>/dev/null || umount -l "$dir/$m"
+            fi
+        done
+        rmdir "/run/systemd/nspawn/propagate/$machine" 2>/dev/null || true
+        if mountpoint -q "$dir/merged" || mountpoint -q "$dir/layer"; then
+            echo "still mounted below $dir; left in place" >&2
+            exit 1
+        fi
+        rm -rf --one-file-system "$dir"
+        """#
+}
