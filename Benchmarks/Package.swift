@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark suite lives in its own package so the main build and CI never compile
+// it. Run everything with `scripts/bench` from the repository root.
+let package = Package(
+    name: "HiveBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "hived", path: ".."),
+        // Already a dependency of HiveKit; named here to build a silent logger.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Timing, statistics and the result table, shared by both executables.
+        .target(name: "BenchSupport"),
+        // glibc's mallinfo2, for heap bytes per module.
+        .target(name: "CMalloc"),
+        // In-process benchmarks of HiveKit: dispatch, memory per module, calls.
+        .executableTarget(
+            name: "hive-bench",
+            dependencies: [
+                "BenchSupport",
+                "CMalloc",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Process-level benchmarks of the hived binary against a C program; no HiveKit.
+        .executableTarget(
+            name: "daemon-bench",
+            dependencies: ["BenchSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Empty: a C target needs one source file; everything is in include/CMalloc.h.
+#include "CMalloc.h"

@@ -1,0 +1,3 @@
+// glibc's malloc statistics (mallinfo2), which the Glibc Swift module does not import.
+#pragma once
+#include <malloc.h>
