@@ -1,38 +1,35 @@
-import Yams
-
 /// A YAML node together with its file and key path (`modules[2].priority`), so that
 /// every error it makes names the file, the line and the key.
 struct ConfigNode {
-    /// The node as Yams composed it.
-    let node: Node
+    /// The node as ``YAMLReader`` read it.
+    let node: YAMLNode
     /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
     let keyPath: String
     /// The file name used in locations.
     let file: String
 
     /// The 1-based line the node starts on.
-    var line: Int { node.mark?.line ?? 1 }
+    var line: Int { node.line }
 
     /// `file:line` of the node.
     var location: SourceLocation { SourceLocation(path: file, line: line) }
 
-    /// The node's YAML type (`tag:yaml.org,2002:int`…): plain scalars are resolved by
-    /// ``PlainScalar``, quoted ones are strings, collections keep their own tag.
-    var tag: Tag.Name {
-        guard case .scalar(let scalar) = node else { return Tag.Name(rawValue: node.tag.rawValue) }
-        return scalar.style == .plain ? PlainScalar.tag(of: scalar.string) : .str
+    /// The scalar's YAML type; `nil` for a list or a map.
+    var type: ScalarType? {
+        guard case .scalar(_, let type) = node.content else { return nil }
+        return type
     }
 
     /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
-    var isNull: Bool { node.scalar != nil && tag == .null }
+    var isNull: Bool { type == .null }
 
     /// A node below this one.
-    func child(_ node: Node, key: String) -> ConfigNode {
+    func child(_ node: YAMLNode, key: String) -> ConfigNode {
         ConfigNode(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", file: file)
     }
 
     /// An element of this list.
-    func element(_ node: Node, index: Int) -> ConfigNode {
+    func element(_ node: YAMLNode, index: Int) -> ConfigNode {
         ConfigNode(node: node, keyPath: "\(keyPath)[\(index)]", file: file)
     }
 
@@ -46,11 +43,10 @@ struct ConfigNode {
 
     /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
     var found: String {
-        switch node {
-        case .scalar(let scalar): isNull ? "nothing" : "'\(scalar.string)'"
+        switch node.content {
+        case .scalar(let text, _): isNull ? "nothing" : "'\(text)'"
         case .mapping: "a map"
         case .sequence: "a list"
-        case .alias: "an alias"
         }
     }
 
@@ -58,10 +54,10 @@ struct ConfigNode {
 
     /// The text of a non-null scalar, whatever its YAML type.
     func text(expected: String = "a string") throws(HiveError) -> String {
-        guard case .scalar(let scalar) = node, !isNull else {
+        guard case .scalar(let text, let type) = node.content, type != .null else {
             throw error("expected \(expected), got \(found)")
         }
-        return scalar.string
+        return text
     }
 
     /// A non-empty string (a name, a type).
@@ -73,7 +69,7 @@ struct ConfigNode {
 
     /// An integer (`100`, `-5`, `0x10`).
     func int() throws(HiveError) -> Int {
-        guard case .scalar(let scalar) = node, tag == .int, let value = PlainScalar.int(scalar.string) else {
+        guard case .scalar(let text, .int) = node.content, let value = PlainScalar.int(text) else {
             throw error("expected an integer, got \(found)")
         }
         return value
@@ -81,7 +77,7 @@ struct ConfigNode {
 
     /// A boolean (`true`/`false`, also YAML 1.1's `yes`/`no`/`on`/`off`).
     func bool() throws(HiveError) -> Bool {
-        guard case .scalar(let scalar) = node, tag == .bool, let value = PlainScalar.bool(scalar.string) else {
+        guard case .scalar(let text, .bool) = node.content, let value = PlainScalar.bool(text) else {
             throw error("expected true or false, got \(found)")
         }
         return value
@@ -90,8 +86,8 @@ struct ConfigNode {
     /// A positive duration written as `250ms`, `5s`, `2m`, `1h` or a number of seconds.
     func duration() throws(HiveError) -> Duration {
         let expected = "a duration such as 250ms, 5s or 2m"
-        guard case .scalar(let scalar) = node, [.str, .int, .float].contains(tag),
-            let value = Duration(parsing: scalar.string)
+        guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type),
+            let value = Duration(parsing: text)
         else { throw error("expected \(expected), got \(found)") }
         guard value > .zero else { throw error("must be longer than zero, got \(found)") }
         return value
@@ -112,7 +108,7 @@ struct ConfigNode {
     /// The elements of a list; a null counts as an empty list.
     func list(of what: String) throws(HiveError) -> [ConfigNode] {
         if isNull { return [] }
-        guard case .sequence(let sequence) = node else {
+        guard case .sequence(let sequence) = node.content else {
             throw error("expected a list of \(what), got \(found)")
         }
         return sequence.enumerated().map { element($0.element, index: $0.offset) }
@@ -132,20 +128,20 @@ struct ConfigNode {
     /// The entries of a map with any scalar keys; a null counts as an empty map.
     func entries(of what: String) throws(HiveError) -> [ConfigEntry] {
         if isNull { return [] }
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let mapping) = node.content else {
             throw error("expected \(what), got \(found)")
         }
         var result: [ConfigEntry] = []
         for (keyNode, valueNode) in mapping {
             let bare = ConfigNode(node: keyNode, keyPath: keyPath, file: file)
-            guard case .scalar(let scalar) = keyNode else {
+            guard case .scalar(let name, let type) = keyNode.content else {
                 throw bare.error("keys must be plain names, got \(bare.found)")
             }
-            guard bare.tag != .merge else {
+            guard type != .merge else {
                 throw bare.error("merge keys (<<) are not supported; write the keys out")
             }
-            let key = child(keyNode, key: scalar.string)
-            result.append(ConfigEntry(name: scalar.string, key: key, value: child(valueNode, key: scalar.string)))
+            let key = child(keyNode, key: name)
+            result.append(ConfigEntry(name: name, key: key, value: child(valueNode, key: name)))
         }
         return result
     }

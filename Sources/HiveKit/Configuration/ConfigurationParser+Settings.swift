@@ -1,5 +1,3 @@
-import Yams
-
 extension ConfigurationParser {
     /// A module's free-form `settings:` map.
     func settingsMap(_ node: ConfigNode) throws(HiveError) -> [String: SettingValue] {
@@ -13,24 +11,24 @@ extension ConfigurationParser {
     /// One setting: YAML integers become `.int`, floats `.double`, booleans `.bool`,
     /// nulls `.null`, lists and maps recursively, anything else `.string`.
     func settingValue(_ node: ConfigNode) throws(HiveError) -> SettingValue {
-        switch node.node {
-        case .scalar(let scalar):
-            switch node.tag {
+        switch node.node.content {
+        case .scalar(let text, let type):
+            switch type {
             case .null:
                 return .null
             case .bool:
-                guard let value = PlainScalar.bool(scalar.string) else { return .string(scalar.string) }
+                guard let value = PlainScalar.bool(text) else { return .string(text) }
                 return .bool(value)
             case .int:
-                guard let value = PlainScalar.int(scalar.string) else {
+                guard let value = PlainScalar.int(text) else {
                     throw node.error("integer \(node.found) is out of range")
                 }
                 return .int(value)
             case .float:
-                guard let value = PlainScalar.double(scalar.string) else { return .string(scalar.string) }
+                guard let value = PlainScalar.double(text) else { return .string(text) }
                 return .double(value)
-            default:
-                return .string(scalar.string)
+            case .string, .merge:
+                return .string(text)
             }
         case .sequence(let sequence):
             var items: [SettingValue] = []
@@ -40,8 +38,6 @@ extension ConfigurationParser {
             return .list(items)
         case .mapping:
             return .map(try settingsMap(node))
-        case .alias:
-            throw node.error("unresolved alias")
         }
     }
 }

@@ -35,7 +35,7 @@ extension ConfigurationParser {
     /// The signal a key names, if hived can let it fire an event.
     func signalNumber(_ key: ConfigNode) throws(HiveError) -> Int32 {
         let number: Int32
-        if key.tag == .int {
+        if key.type == .int {
             guard let value = Int32(exactly: try key.int()), (1...SignalName.maximum).contains(value) else {
                 throw key.error("no such signal number; expected 1 to \(SignalName.maximum)")
             }

@@ -1,5 +1,4 @@
 import Logging
-import Yams
 
 /// Turns configuration text into a ``DaemonConfiguration``, validating every key.
 ///
@@ -22,17 +21,11 @@ struct ConfigurationParser {
 
     /// Parses and validates `text`.
     func parse(_ text: String) throws(HiveError) -> DaemonConfiguration {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text, .basic, .default, .utf8)
-        } catch {
-            throw YAMLSyntaxError.hiveError(for: error, text: text, file: file)
-        }
         var configuration = DaemonConfiguration(path: path)
-        guard let root else { return configuration }
+        guard let root = try YAMLReader.read(text, file: file) else { return configuration }
         let top = ConfigNode(node: root, keyPath: "", file: file)
         if top.isNull { return configuration }
-        guard case .mapping = top.node else {
+        guard case .mapping = top.node.content else {
             throw top.error(
                 "the configuration must be a map of keys (\(Self.topLevelKeys.joined(separator: ", "))), got \(top.found)"
             )

@@ -1,19 +1,24 @@
-import Yams
-
-/// The type of a plain (unquoted) YAML scalar, resolved by hand with YAML 1.1's rules:
-/// what Yams' default resolver does with regular expressions, without their cost (they
-/// were most of a reload's time).
+/// The type and value of a plain (unquoted) YAML scalar, resolved with YAML 1.1's rules.
 ///
 /// Quoted scalars are always strings.
 enum PlainScalar {
-    /// `tag:yaml.org,2002:null`, `bool`, `int`, `float` or `str` for `text`.
-    static func tag(of text: String) -> Tag.Name {
-        if isNull(text) { return .null }
-        if text == "<<" { return .merge }
-        if bool(text) != nil { return .bool }
-        if int(text) != nil || hasIntegerSyntax(text) { return .int }
-        if double(text) != nil { return .float }
-        return .str
+    /// The type of the plain scalar `text`.
+    static func type(of text: String) -> ScalarType {
+        // The first byte rules out most types: names and words are strings at once.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            if int(text) != nil || hasIntegerSyntax(text) { return .int }
+            return double(text) != nil ? .float : .string
+        case UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"),
+            UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "y"), UInt8(ascii: "Y"),
+            UInt8(ascii: "o"), UInt8(ascii: "O"):
+            if isNull(text) { return .null }
+            if text == "<<" { return .merge }
+            return bool(text) != nil ? .bool : .string
+        default:
+            return .string
+        }
     }
 
     /// `~`, `null`, `Null`, `NULL` or nothing.

@@ -23,6 +23,20 @@ import Testing
              message: "invalid YAML"),
         Case(label: "YAML: two documents", text: "environment: production\n---\nenvironment: testing\n", line: 2,
              message: "invalid YAML: expected a single document in the stream, but found another document"),
+        Case(label: "YAML: a control character", text: "environment: production\nlog: {level: \u{1}info}\n", line: 2,
+             message: "invalid YAML: control characters are not allowed (#x1)"),
+        Case(label: "YAML: an unknown tag", text: "modules:\n  - name: a\n    type: !probe x\n", line: 3,
+             message: "invalid YAML: unsupported tag '!probe'"),
+        Case(label: "YAML: an unknown core tag on a map", text: "log: !!set {level: info}\n", line: 1,
+             message: "invalid YAML: unsupported tag '!!set'"),
+        Case(label: "YAML: aliases that expand without bound (billion laughs)",
+             text: "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                + (1...9).map { "l\($0): &l\($0) [" + Array(repeating: $0 == 1 ? "*a" : "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]" }
+                    .joined(separator: "\n") + "\n",
+             line: 6, message: "invalid YAML: aliases expand to more than 1000000 nodes"),
+        Case(label: "an explicitly tagged string where an integer belongs",
+             text: "modules:\n  - name: a\n    type: probe\n    priority: !!str 5\n", line: 4,
+             message: "modules[0].priority: expected an integer, got '5'"),
         Case(label: "top level is a list", text: "- environment: production\n", line: 1,
              message: "the configuration must be a map"),
         Case(label: "top level is a scalar", text: "hello\n", line: 1, message: "got 'hello'"),
@@ -142,6 +156,13 @@ import Testing
             + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}]"
         let error = try #require(configurationError(text))
         #expect(error.location?.line == 1)
-        #expect(error.message.hasPrefix("invalid YAML: "))
+        #expect(error.message == "invalid YAML: lists and maps nested deeper than 100 levels")
+    }
+
+    @Test func deeplyNestedBlockMapsAreAnErrorNotACrash() throws {
+        let text = (0..<200).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n")
+        let error = try #require(configurationError(text))
+        #expect(error.location?.line == 101)
+        #expect(error.message.contains("nested deeper than 100 levels"))
     }
 }

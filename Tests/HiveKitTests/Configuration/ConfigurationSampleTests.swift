@@ -171,6 +171,21 @@ import Testing
         #expect(modules.map(\.descriptor.settings.owner) == ["a", "b"])
     }
 
+    @Test func explicitCoreTagsGiveTheirType() throws {
+        let text = """
+            modules:
+              - name: a
+                type: probe
+                priority: !!int "7"
+                settings: {code: !!str 0755, flag: !!bool yes, id: ! 12, nothing: !!null ""}
+            """
+        let module = try #require(try parseConfiguration(text).modules.first)
+        #expect(module.descriptor.priority == 7)
+        #expect(module.descriptor.settings.values == [
+            "code": .string("0755"), "flag": .bool(true), "id": .string("12"), "nothing": .null,
+        ])
+    }
+
     @Test func durationsAcceptEveryDocumentedUnit() throws {
         let text = "budgets: {event: 250ms, stop: 2m}\nmodules: [{name: a, type: t, budget: 1h}]"
         let configuration = try parseConfiguration(text)
