@@ -39,6 +39,31 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+extension RunCommand {
+    /// A plain run: `hived` or `hived run`, each with or without `--config PATH` or
+    /// `--config=PATH`.
+    struct PlainRun {
+        /// The `--config` path; `nil` when none was given.
+        let configPath: String?
+    }
+
+    /// `arguments` (without the program name) as a plain run, read without
+    /// ArgumentParser: its reflection is about half of the instructions hived runs before
+    /// `READY=1` with no modules. `nil` for any other command line, which
+    /// ``HivedCommand`` parses (help, version, check-config, errors).
+    static func plainRun(_ arguments: [String]) -> PlainRun? {
+        let rest = arguments.first == "run" ? Array(arguments.dropFirst()) : arguments
+        if rest.isEmpty { return PlainRun(configPath: nil) }
+        if rest.count == 1, rest[0].hasPrefix("--config="), rest[0].count > 9 {
+            return PlainRun(configPath: String(rest[0].dropFirst(9)))
+        }
+        if rest.count == 2, rest[0] == "--config", !rest[1].isEmpty, !rest[1].hasPrefix("-") {
+            return PlainRun(configPath: rest[1])
+        }
+        return nil
+    }
+}
+
 /// Where the daemon's configuration comes from.
 enum ConfigurationSource {
     /// The file a packaged hived reads when no --config is given.

@@ -7,6 +7,11 @@ import HiveKit
 DaemonSignals.blockInCallingThread()
 let systemd = SystemdEnvironment.capture()
 
+// The daemon's own command lines skip ArgumentParser, for start-up time.
+if let plain = RunCommand.plainRun(Array(CommandLine.arguments.dropFirst())) {
+    let path = ConfigurationSource.path(explicit: plain.configPath)
+    HiveDaemon.main(RunCommand.options(configurationPath: path, systemd: systemd))
+}
 do {
     var command = try HivedCommand.parseAsRoot()
     if let run = command as? RunCommand {
