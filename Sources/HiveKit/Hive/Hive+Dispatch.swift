@@ -89,7 +89,7 @@ extension Hive {
         for entry in entries.reversed() where entry.lifecycle == .active || entry.lifecycle == .setUp {
             delivered += 1
             if let failure = await call(entry, event, abandoning: true) { failures.append(failure) }
-            state.withLock { $0.setLifecycle(.tornDown, of: entry.name) }
+            state.withLock { $0.setLifecycle(.tornDown, of: entry) }
         }
         releaseServices()
         return DeliveryReport(event: event, failures: failures, delivered: delivered)

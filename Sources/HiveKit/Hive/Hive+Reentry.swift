@@ -17,17 +17,21 @@ extension Hive {
     /// Only the hook's own task is recognised: a hook that awaits such a call from a child
     /// task (`async let`, a task group) still waits forever; one that starts an unstructured
     /// `Task` for it is fine, the call queues behind the current event.
-    func refuseCallFromOwnHook(_ what: String, event: HiveEvent) throws(HiveError) {
+    func refuseCallFromOwnHook(_ what: @autoclosure () -> String, event: HiveEvent) throws(HiveError) {
         let task = TaskKey.current
         guard task != 0 else { return }
-        let caller = state.withLock { state in
-            state.entries.first { $0.runtime.hookTask.load(ordering: .relaxed) == task }
+        let caller = state.withLock { state -> ModuleEntry? in
+            // By index: iterating the entries would copy every one of them.
+            guard let index = state.entries.indices.first(where: {
+                state.entries[$0].runtime.hookTask.load(ordering: .relaxed) == task
+            }) else { return nil }
+            return state.entries[index]
         }
         guard let caller else { return }
         let running = caller.runtime.inFlight(now: MonotonicClock.nanoseconds())?.kind
         throw HiveError(
             .refusedEvent, module: caller.name, event: event,
-            "\(what) called from inside the module's own \(running.map { "\($0)" } ?? "running") hook "
+            "\(what()) called from inside the module's own \(running.map { "\($0)" } ?? "running") hook "
                 + "would wait for that event to finish, forever; start a Task for it instead")
     }
 }

@@ -54,7 +54,7 @@ extension Hive {
                 forget(named: entry.name)
                 throw failure
             }
-            state.withLock { $0.setLifecycle(success, of: entry.name) }
+            state.withLock { $0.setLifecycle(success, of: entry) }
         }
     }
 

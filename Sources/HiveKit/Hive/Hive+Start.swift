@@ -66,7 +66,7 @@ extension Hive {
         var asyncTimings: [HandlerTiming] = []
 
         func record(_ entry: ModuleEntry, _ failure: HiveError?, _ start: UInt64) -> HandlerTiming {
-            state.withLock { $0.setLifecycle(failure == nil ? success : .failed, of: entry.name) }
+            state.withLock { $0.setLifecycle(failure == nil ? success : .failed, of: entry) }
             if let failure, firstFailure == nil { firstFailure = failure }
             return HandlerTiming(
                 module: entry.name, event: event.kind,

@@ -44,8 +44,10 @@ public final class Hive: Sendable {
             entries.remove(at: index)
         }
 
-        mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of name: String) {
-            guard let index = entries.firstIndex(where: { $0.name == name }) else { return }
+        /// Sets the lifecycle of `entry`, if it is still registered (found by its unique
+        /// sequence number: an integer compare per entry, not a name compare).
+        mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
+            guard let index = entries.firstIndex(where: { $0.sequence == entry.sequence }) else { return }
             entries[index].lifecycle = lifecycle
         }
     }

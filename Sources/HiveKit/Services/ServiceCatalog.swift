@@ -39,7 +39,7 @@ public struct ServiceCatalog: Sendable {
         factory: @escaping @Sendable () throws -> Service
     ) {
         let id = ObjectIdentifier(type)
-        let typeName = String(describing: type)
+        let typeName = ServiceKey.name(of: type)
         services[service ?? typeName] = ServiceType(id: id, typeName: typeName)
         implementations[implementation, default: [:]][id] = { key, owner, lifetime, counter in
             ServiceSlot.of(type, key: key, owner: owner, lifetime: lifetime, counter: counter, factory: factory)

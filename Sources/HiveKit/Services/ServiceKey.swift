@@ -8,7 +8,7 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     init<Service>(_ type: Service.Type, name: String?) {
         self.type = ObjectIdentifier(type)
         self.name = name
-        self.typeName = String(describing: type)
+        self.typeName = ServiceKey.name(of: type)
     }
 
     init(type: ObjectIdentifier, typeName: String, name: String?) {
@@ -24,6 +24,14 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(name)
+    }
+
+    /// The unqualified name of `type` (`Clock`). `_typeName` reads it from the type's
+    /// metadata; `String(describing:)` would first look up three protocol conformances,
+    /// each a scan of every conformance in the binary on first use (a millisecond of
+    /// hived's start-up).
+    static func name(of type: Any.Type) -> String {
+        _typeName(type, qualified: false)
     }
 
     /// `Clock` or `Clock named 'utc'`.
