@@ -43,12 +43,18 @@ extension Hive {
     /// Delivers `terminate` in order, then `teardown` in reverse order: a clean stop.
     ///
     /// Hooks past their budget are abandoned so every module gets its turn.
-    /// - Returns: the failures of both events, in the order they happened.
+    /// - Returns: the failures of both events, in the order they happened. A stop that
+    ///   is refused (the hive is not running, or a hook of this hive called it) changes
+    ///   nothing and returns the refusal alone.
     @discardableResult
     public func stop() async -> [HiveError] {
         var failures: [HiveError] = []
-        if let report = try? await send(.terminate) { failures += report.failures }
-        if let report = try? await send(.teardown) { failures += report.failures }
+        do {
+            failures += try await send(.terminate).failures
+            failures += try await send(.teardown).failures
+        } catch {
+            failures.append(error)
+        }
         return failures
     }
 
@@ -65,30 +71,32 @@ extension Hive {
         var syncTimings: [HandlerTiming] = []
         var asyncTimings: [HandlerTiming] = []
 
-        func record(_ entry: ModuleEntry, _ failure: HiveError?, _ start: UInt64) -> HandlerTiming {
+        /// Marks the module and times its call, which ran from `start` to `end`.
+        func record(_ entry: ModuleEntry, _ failure: HiveError?, _ start: UInt64, _ end: UInt64) -> HandlerTiming {
             state.withLock { $0.setLifecycle(failure == nil ? success : .failed, of: entry) }
             if let failure, firstFailure == nil { firstFailure = failure }
             return HandlerTiming(
                 module: entry.name, event: event.kind,
-                duration: .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- start)),
+                duration: .nanoseconds(Int64(clamping: end &- start)),
                 outcome: failure == nil ? .succeeded : .failed)
         }
 
-        await withTaskGroup(of: (ModuleEntry, HiveError?, UInt64).self) { group in
+        await withTaskGroup(of: (ModuleEntry, HiveError?, UInt64, UInt64).self) { group in
             for entry in eligible where entry.descriptor.isAsync {
                 group.addTask {
                     let start = MonotonicClock.nanoseconds()
-                    return (entry, await self.call(entry, event, abandoning: false), start)
+                    let failure = await self.call(entry, event, abandoning: false)
+                    return (entry, failure, start, MonotonicClock.nanoseconds())
                 }
             }
             for entry in eligible where !entry.descriptor.isAsync {
                 if firstFailure != nil { break }
                 let start = MonotonicClock.nanoseconds()
                 let failure = await call(entry, event, abandoning: false)
-                syncTimings.append(record(entry, failure, start))
+                syncTimings.append(record(entry, failure, start, MonotonicClock.nanoseconds()))
             }
-            for await (entry, failure, start) in group {
-                asyncTimings.append(record(entry, failure, start))
+            for await (entry, failure, start, end) in group {
+                asyncTimings.append(record(entry, failure, start, end))
             }
         }
         let wall = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))

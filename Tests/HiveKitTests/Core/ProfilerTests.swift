@@ -95,6 +95,21 @@ import Testing
         await hive.stop()
     }
 
+    @Test func anAsyncCallIsTimedWhenItReturnsNotWhenTheSyncChainEnds() async throws {
+        let hive = try makeHive([
+            ModuleRegistration(name: "s1", priority: 2, module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))])),
+            ModuleRegistration(name: "s2", priority: 1, module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))])),
+            ModuleRegistration(name: "quick", isAsync: true, module: ScriptedModule(Recorder())),
+        ])
+        try await hive.start()
+        let setup = try #require(hive.profile.startup.phases.first)
+        let quick = try #require(setup.async.first)
+        #expect(quick.module == "quick")
+        #expect(quick.duration < .milliseconds(100), "timed to the end of the 150 ms sync chain: \(quick)")
+        #expect(setup.criticalPath.map(\.module) == ["s1", "s2"])
+        await hive.stop()
+    }
+
     @Test func aFailedStartIsVisibleInTheStartupProfile() async throws {
         let hive = try makeHive([
             ModuleRegistration(name: "ok", priority: 1, module: ScriptedModule(Recorder())),
