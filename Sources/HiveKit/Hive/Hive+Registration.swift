@@ -3,7 +3,8 @@ extension Hive {
     ///
     /// Before ``start()`` the module only joins the order. In a started hive it receives
     /// `setup` then `init` at once (queued behind any event being delivered); if either
-    /// throws, it is torn down if it was set up, removed, and the error is thrown.
+    /// throws, the module receives nothing more (as at start-up), is removed with
+    /// whatever it registered, and the error is thrown.
     ///
     /// - Throws: ``HiveError``: `.duplicateModule`, `.refusedEvent` once the hive is
     ///   stopping, or the failure of the module's `setup`/`init`.
@@ -48,9 +49,6 @@ extension Hive {
         guard phase.isLive else { return }
         for (event, success) in [(HiveEvent.setup, ModuleEntry.Lifecycle.setUp), (.`init`, .active)] {
             if let failure = await call(entry, event, abandoning: false) {
-                if event == .`init` {
-                    _ = await call(entry, .teardown, abandoning: true)
-                }
                 forget(named: entry.name)
                 throw failure
             }

@@ -72,7 +72,7 @@ import Testing
         await #expect(throws: HiveError.self) {
             _ = try await hive.reload(to: [], catalog: ModuleCatalog())
         }
-        #expect(await hive.stop().isEmpty)
+        #expect(await hive.stop().map(\.code) == [.refusedEvent], "a second stop is refused and changes nothing")
         #expect(recorder.all == seen)
     }
 

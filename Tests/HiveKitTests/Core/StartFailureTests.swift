@@ -26,10 +26,10 @@ import Testing
         #expect(recorder.all.last == "a.teardown")
         #expect(hive.activeModuleNames.isEmpty)
         #expect(logs.all.contains { $0.level == .error && $0.metadata["module"] == "bad" && $0.metadata["event"] == "init" })
-        // A failed hive refuses everything afterwards, and stop() is harmless.
+        // A failed hive refuses everything afterwards; stop() only reports its refusal.
         await #expect(throws: HiveError.self) { try await hive.send(.ready) }
         await #expect(throws: HiveError.self) { try await hive.start() }
-        #expect(await hive.stop().isEmpty)
+        #expect(await hive.stop().map(\.code) == [.refusedEvent])
         #expect(recorder.all.last == "a.teardown")
     }
 
