@@ -7,9 +7,12 @@ extension Hive {
         serviceStore.removeAll(ownedBy: name)
     }
 
-    /// Releases every singleton service, newest first, once every module was torn down.
-    func releaseServices() {
+    /// Once every module was torn down: releases every singleton service, newest first,
+    /// and closes the services, routes and actions (their statistics stay readable).
+    func closeCalls() {
         serviceStore.releaseSingletons()
+        routeStore.close()
+        actionStore.close()
     }
 }
 

@@ -82,7 +82,8 @@ extension Hive {
 
     /// Tears down, in reverse order and one at a time, every module among `entries` that
     /// was set up, abandoning a hook past its budget so the ones after it still run;
-    /// then releases singleton services in reverse order of creation.
+    /// then releases singleton services in reverse order of creation and closes the
+    /// services, routes and actions.
     func tearDown(_ entries: [ModuleEntry], event: HiveEvent = .teardown) async -> DeliveryReport {
         var failures: [HiveError] = []
         var delivered = 0
@@ -91,7 +92,7 @@ extension Hive {
             if let failure = await call(entry, event, abandoning: true) { failures.append(failure) }
             state.withLock { $0.setLifecycle(.tornDown, of: entry) }
         }
-        releaseServices()
+        closeCalls()
         return DeliveryReport(event: event, failures: failures, delivered: delivered)
     }
 

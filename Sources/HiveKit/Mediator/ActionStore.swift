@@ -8,12 +8,17 @@ final class ActionStore: Sendable {
     private struct State {
         var targets: [String: [String: Action]] = [:]
         var notFound: (owner: String?, handler: NotFoundHandler)?
+        /// The hive stopped: nothing is performed or registered any more.
+        var isClosed = false
     }
 
     private let state = Mutex(State())
 
     func add(_ action: Action, replacing: Bool) throws(HiveError) {
         try state.withLock { state throws(HiveError) in
+            if state.isClosed {
+                throw RouteStore.closedError("cannot register action '\(action.target).\(action.name)'")
+            }
             if !replacing, state.targets[action.target]?[action.name] != nil {
                 throw HiveError(
                     .duplicateRegistration, module: action.target,
@@ -24,8 +29,11 @@ final class ActionStore: Sendable {
     }
 
     /// The action, or else the not-found handler and the names of the target's actions.
-    func lookup(target: String, action: String) -> (Action?, NotFoundHandler?, [String]?) {
-        state.withLock { state in
+    ///
+    /// - Throws: ``HiveError`` `.refusedEvent` once the hive has stopped.
+    func lookup(target: String, action: String) throws(HiveError) -> (Action?, NotFoundHandler?, [String]?) {
+        try state.withLock { state throws(HiveError) in
+            if state.isClosed { throw RouteStore.closedError("cannot perform '\(target).\(action)'") }
             let actions = state.targets[target]
             if let found = actions?[action] { return (found, nil, nil) }
             return (nil, state.notFound?.handler, actions.map { $0.keys.sorted() })
@@ -33,7 +41,13 @@ final class ActionStore: Sendable {
     }
 
     func contains(target: String, action: String) -> Bool {
-        state.withLock { $0.targets[target]?[action] != nil }
+        state.withLock { !$0.isClosed && $0.targets[target]?[action] != nil }
+    }
+
+    /// Closes the mediator for good once every module was torn down; the actions stay
+    /// for the profiler.
+    func close() {
+        state.withLock { $0.isClosed = true }
     }
 
     func remove(target: String, action: String) -> Bool {

@@ -59,14 +59,15 @@ public struct Mediator: Sendable {
     ///
     /// - Returns: what the action (or the not-found handler) returned.
     /// - Throws: ``HiveError`` `.notFound` when the target or action does not exist and no
-    ///   not-found handler is set; the error of a handler that threw (`.handlerFailed`
-    ///   naming the target unless it is a ``HiveError``).
+    ///   not-found handler is set; `.refusedEvent` once the hive has stopped; the error of
+    ///   a handler that threw (`.handlerFailed` naming the target unless it is a
+    ///   ``HiveError``).
     @discardableResult
     public func perform(
         target: String, action: String, params: [String: any Sendable] = [:]
     ) async throws(HiveError) -> any Sendable {
         let request = ActionRequest(target: target, action: action, parameters: params)
-        let (found, notFound, known) = store.lookup(target: target, action: action)
+        let (found, notFound, known) = try store.lookup(target: target, action: action)
         if let found { return try await found.call(request) }
         if let notFound {
             do {

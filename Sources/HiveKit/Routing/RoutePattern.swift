@@ -8,13 +8,15 @@ struct RoutePattern: Sendable {
         case wildcard
     }
 
-    /// Lower-cased; `nil` for a pattern of the global table.
+    /// Lower-cased, like a host after `scheme://`; `nil` for a pattern of the global table.
     let scheme: String?
     /// Every variant, longest first: `/a(/:b)` gives `[a, :b]` and `[a]`.
     let variants: [[Segment]]
 
     /// The most variants optional groups may expand to.
     static let maxVariants = 64
+    /// The deepest nesting of optional groups (expansion recurses once per level).
+    static let maxGroupDepth = 8
 
     /// Compiles `text`, e.g. `hive://cache/flush/:region`, `/files/*`, `/a(/:b)(/:c)`.
     ///
@@ -27,14 +29,30 @@ struct RoutePattern: Sendable {
             throw Self.invalid(text, "'\(bad.escaped(asASCII: true))' is not allowed in a pattern")
         }
         var (scheme, rest) = try RouteURL.splitScheme(Substring(text), in: text)
-        if scheme != nil, rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        let hasHost = scheme != nil && rest.hasPrefix("//")
+        if hasHost { rest = rest.dropFirst(2) }
         self.scheme = scheme
+        try Self.checkGroupDepth(rest, in: text)
         var variants: [[Segment]] = []
         for expansion in try Self.expand(rest, in: text) {
-            let segments = try Self.segments(of: expansion, in: text)
+            var segments = try Self.segments(of: expansion, in: text)
+            // A host is case-insensitive: URLs' hosts are lower-cased too.
+            if hasHost, case .literal(let host)? = segments.first { segments[0] = .literal(host.lowercased()) }
             if !variants.contains(segments) { variants.append(segments) }
         }
         self.variants = variants.sorted { $0.count > $1.count }
+    }
+
+    /// Refuses groups nested deeper than ``maxGroupDepth`` before anything recurses.
+    private static func checkGroupDepth(_ text: Substring, in whole: String) throws(HiveError) {
+        var depth = 0
+        for character in text {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            guard depth <= maxGroupDepth else {
+                throw invalid(whole, "optional groups are nested deeper than \(maxGroupDepth) levels")
+            }
+        }
     }
 
     /// Every way to keep or drop each optional `( … )` group, keep-all first.

@@ -7,8 +7,11 @@ public struct RouteRequest: Sendable {
     /// The URL's scheme, lower-cased; `nil` for a bare path.
     public let scheme: String?
     /// Query items, then path parameters (which win on a name clash), all URL-decoded;
-    /// of repeated query items the last wins.
+    /// of repeated query items the last wins (``query`` has them all).
     public let parameters: [String: String]
+    /// Every query item's values in URL order, URL-decoded: `?tag=a&tag=b` gives
+    /// `["tag": ["a", "b"]]` (JLRoutes gives repeated keys as an array).
+    public let query: [String: [String]]
     /// The path components a trailing `*` matched (JLRoutes' `JLRouteWildcardComponentsKey`).
     public let wildcard: [String]
 

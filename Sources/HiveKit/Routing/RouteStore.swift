@@ -16,13 +16,16 @@ final class RouteStore: Sendable {
         var noFallback: Set<String> = []
         var unmatched: (owner: String?, handler: UnmatchedHandler)?
         var nextSequence = 0
+        /// The hive stopped: nothing is routed or registered any more.
+        var isClosed = false
     }
 
     private let state = Mutex(State())
 
     func add(_ text: String, priority: Int, owner: String?, handler: @escaping Route.Handler) throws(HiveError) {
         let pattern = try RoutePattern(text)
-        state.withLock { state in
+        try state.withLock { state throws(HiveError) in
+            if state.isClosed { throw Self.closedError("cannot register route '\(text)'") }
             let route = Route(
                 text: text, pattern: pattern, priority: priority, sequence: state.nextSequence,
                 owner: owner, handler: handler)
@@ -39,8 +42,10 @@ final class RouteStore: Sendable {
 
     /// The routes to try for `url`, in order: the scheme's table, then (unless the scheme
     /// opted out) the global table; plus the unmatched handler.
-    func candidates(for url: RouteURL) -> (matches: [RouteTable.Match], unmatched: UnmatchedHandler?) {
+    /// `nil` once the hive has stopped.
+    func candidates(for url: RouteURL) -> (matches: [RouteTable.Match], unmatched: UnmatchedHandler?)? {
         state.withLock { state in
+            if state.isClosed { return nil }
             var matches: [RouteTable.Match] = []
             if let scheme = url.scheme {
                 if let table = state.tables[scheme] { matches = table.matches(url.components) }
@@ -54,6 +59,7 @@ final class RouteStore: Sendable {
     /// Whether any route matches `url`.
     func hasMatch(_ url: RouteURL) -> Bool {
         state.withLock { state in
+            if state.isClosed { return false }
             if let scheme = url.scheme {
                 if state.tables[scheme]?.hasMatch(url.components) == true { return true }
                 if state.noFallback.contains(scheme) { return false }
@@ -92,6 +98,16 @@ final class RouteStore: Sendable {
             state.tables = state.tables.filter { !$0.value.isEmpty }
             if let unmatched = state.unmatched, unmatched.owner == owner { state.unmatched = nil }
         }
+    }
+
+    /// Closes the router for good once every module was torn down; the routes stay for
+    /// the profiler.
+    func close() {
+        state.withLock { $0.isClosed = true }
+    }
+
+    static func closedError(_ what: String) -> HiveError {
+        HiveError(.refusedEvent, "\(what): the hive has stopped")
     }
 
     /// Every route, in registration order.

@@ -34,6 +34,8 @@ struct RouteURL: Sendable {
         let queryStart = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) ?? end
         var start = bytes.startIndex
         var scheme: String?
+        /// `scheme://host…`: the first component is a host, which is case-insensitive.
+        var hasHost = false
         if let colon = schemeColon(bytes[..<queryStart]) {
             guard validScheme(bytes[..<colon]) else {
                 return .failure(Reason(text: "malformed scheme '\(String(decoding: bytes[..<colon], as: UTF8.self))'"))
@@ -42,6 +44,7 @@ struct RouteURL: Sendable {
             start = colon + 1
             if queryStart - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
                 start += 2
+                hasHost = true
             }
         }
         var components: [String] = []
@@ -49,7 +52,7 @@ struct RouteURL: Sendable {
             guard let decoded = PercentDecoding.decode(bytes: part, plusIsSpace: false) else {
                 return .failure(Reason(text: "malformed encoding in '\(String(decoding: part, as: UTF8.self))'"))
             }
-            components.append(decoded)
+            components.append(hasHost && components.isEmpty ? decoded.lowercased() : decoded)
         }
         var query: [(name: String, value: String)] = []
         if queryStart < end {

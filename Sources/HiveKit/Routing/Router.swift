@@ -12,7 +12,8 @@
 /// Patterns: literal segments, `:name` parameters, a trailing `*` wildcard (zero or more
 /// components), optional groups `/a(/:b)`. The scheme selects a table (`hive://…`); a
 /// pattern without one (`/cache/flush`) goes to the global table, which every scheme
-/// falls back to unless told otherwise. The host is the first path component.
+/// falls back to unless told otherwise. The host is the first path component, compared
+/// without case like the scheme; the rest of the path is case-sensitive.
 ///
 /// For a URL the router tries, in order, the matching routes of its scheme's table, then
 /// those of the global table, each table by priority (higher first) and then
@@ -61,21 +62,27 @@ public struct Router: Sendable {
     /// - Returns: `true` when a handler returned `true`; `false` when none matched or all
     ///   declined (the unmatched-URL handler, if any, was called).
     /// - Throws: ``HiveError`` `.invalidRoute` for a malformed URL (nothing is called),
-    ///   or the error of a handler that threw (wrapped as `.handlerFailed` naming its
+    ///   `.refusedEvent` once the hive has stopped, or the error of a handler that threw (wrapped as `.handlerFailed` naming its
     ///   module unless it is a ``HiveError``); later matches are not tried.
     @discardableResult
     public func open(_ url: String) async throws(HiveError) -> Bool {
         let parsed = try RouteURL(url)
-        let (matches, unmatched) = store.candidates(for: parsed)
+        guard let (matches, unmatched) = store.candidates(for: parsed) else {
+            throw RouteStore.closedError("cannot open '\(url)'")
+        }
         if !matches.isEmpty {
             var query: [String: String] = [:]
-            for item in parsed.query { query[item.name] = item.value }
+            var allQuery: [String: [String]] = [:]
+            for item in parsed.query {
+                query[item.name] = item.value
+                allQuery[item.name, default: []].append(item.value)
+            }
             for match in matches {
                 var parameters = query
                 for (name, value) in match.parameters { parameters[name] = value }
                 let request = RouteRequest(
                     url: url, pattern: match.route.text, scheme: parsed.scheme,
-                    parameters: parameters, wildcard: Array(match.wildcard))
+                    parameters: parameters, query: allQuery, wildcard: Array(match.wildcard))
                 if try await match.route.call(request) { return true }
             }
         }

@@ -31,6 +31,24 @@ struct Consuming: Module {
 }
 
 @Suite struct CallsBetweenModulesTests {
+    @Test func aStoppedHiveRoutesAndPerformsNothingButKeepsTheStatistics() async throws {
+        let hive = try Hive(modules: [ModuleRegistration(name: "offering", module: Offering())])
+        try await hive.start()
+        #expect(try await hive.router.open("hive://greet/Ada"))
+        await hive.stop()
+        let route = await #expect(throws: HiveError.self) { try await hive.router.open("hive://greet/Ada") }
+        #expect(route?.code == .refusedEvent)
+        #expect(route?.message == "cannot open 'hive://greet/Ada': the hive has stopped")
+        #expect(!hive.router.canOpen("hive://greet/Ada"))
+        let action = await #expect(throws: HiveError.self) {
+            try await hive.mediator.perform(target: "offering", action: "greet", params: ["name": "Bob"])
+        }
+        #expect(action?.code == .refusedEvent)
+        #expect(!hive.mediator.canPerform(target: "offering", action: "greet"))
+        #expect(throws: HiveError.self) { try hive.router.register("/late") { _ in true } }
+        #expect(hive.profile.modules.first?.calls["route hive://greet/:name"]?.calls == 1)
+    }
+
     @Test func handlersMayCallBackIntoTheHiveDuringAnEvent() async throws {
         let consumer = Consuming(results: Journal())
         let hive = try Hive(modules: [

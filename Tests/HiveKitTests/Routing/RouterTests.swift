@@ -30,6 +30,23 @@ final class Requests: Sendable {
         #expect(request.pattern == "hive://cache/flush/:region")
         #expect(request.scheme == "hive")
         #expect(request["region"] == "eu-west")
+        #expect(request.query == ["reason": ["deploy done"], "by": ["a b"], "region": ["ignored"]])
+    }
+
+    @Test func repeatedQueryItemsAreAllKeptInOrder() async throws {
+        try route("/search", "search")
+        #expect(try await router.open("/search?tag=a&tag=b%20c&tag=a"))
+        #expect(seen.last?.query["tag"] == ["a", "b c", "a"])
+        #expect(seen.last?["tag"] == "a", "parameters keep the last")
+    }
+
+    @Test func schemeAndHostAreCaseInsensitiveThePathIsNot() async throws {
+        try route("HIVE://Cache/Flush/:region", "flush")
+        #expect(try await router.open("hive://CACHE/Flush/eu"))
+        #expect(try await router.open("Hive://cache/Flush/eu"))
+        #expect(try await router.open("hive://cache/flush/eu") == false)
+        #expect(seen.tags == ["flush", "flush"])
+        #expect(seen.last?["region"] == "eu")
     }
 
     @Test func wildcardMatchesTheRestOfThePath() async throws {
@@ -111,7 +128,10 @@ final class Requests: Sendable {
         #expect(seen.tags.isEmpty)
     }
 
-    @Test(arguments: ["", "/a/*/b", "/a(/b", "/a)/b", "/a/:", "/a/:x/:x", "/a/b*", "/a?x=1", "9x://a", "/a/%zz"])
+    @Test(arguments: [
+        "", "/a/*/b", "/a(/b", "/a)/b", "/a/:", "/a/:x/:x", "/a/b*", "/a?x=1", "9x://a", "/a/%zz",
+        "/a(/b)(/c)(/d)(/e)(/f)(/g)(/h)", "/" + String(repeating: "(", count: 10_000) + "a" + String(repeating: ")", count: 10_000),
+    ])
     func malformedPatternsAreErrors(pattern: String) {
         let error = #expect(throws: HiveError.self) { try router.register(pattern) { _ in true } }
         #expect(error?.code == .invalidRoute)
