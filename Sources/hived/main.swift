@@ -17,6 +17,8 @@ do {
     if let run = command as? RunCommand {
         HiveDaemon.main(run.daemonOptions(systemd: systemd))
     }
+    // Only the daemon reads signals; any other command stops on SIGINT/SIGTERM like a tool.
+    DaemonSignals.unblockInCallingThread()
     try command.run()
 } catch {
     HivedCommand.exit(withError: error)

@@ -114,6 +114,56 @@ import Testing
         let unknown = try HivedProcess(["check-config", service], in: directory, notify: false)
         #expect(try await unknown.exitStatus() == 78)
         #expect(unknown.stderr.hasPrefix("\(service):2: services[0]: unknown implementation 'Nope'"), "stderr: \(unknown.stderr)")
+        let disabled = try directory.write("disabled.yaml", "modules:\n  - {name: a, type: probe, enabled: false, settings: {bogus: 1}}\n")
+        let off = try HivedProcess(["check-config", disabled], in: directory, notify: false)
+        #expect(try await off.exitStatus() == 78, "a disabled module's settings are validated too")
+        #expect(off.stderr.hasPrefix("\(disabled):2: module 'a': unknown setting 'bogus'"), "stderr: \(off.stderr)")
+        let empty = try directory.write("empty.yaml", "# nothing here yet\n")
+        let nothing = try HivedProcess(["check-config", empty], in: directory, notify: false)
+        #expect(try await nothing.exitStatus() == 78)
+        #expect(nothing.stderr.hasPrefix("\(empty):1: the file holds no configuration"), "stderr: \(nothing.stderr)")
+    }
+
+    @Test func checkConfigStopsOnSigtermAndSigintLikeAnyTool() async throws {
+        let directory = try TestDirectory()
+        for signal in [SIGTERM, SIGINT] {
+            let fifo = directory.file("fifo-\(signal)")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // Opening a FIFO with no writer blocks: check-config waits until signalled.
+            let checking = try HivedProcess(["check-config", fifo], in: directory, notify: false)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(checking.process.isRunning)
+            checking.signal(signal)
+            #expect(try await checking.exitStatus(timeout: .seconds(5)) == signal)
+            #expect(checking.process.terminationReason == .uncaughtSignal)
+        }
+    }
+
+    @Test func aReloadStuckReadingItsFileWithholdsTheWatchdog() async throws {
+        let directory = try TestDirectory()
+        let fifo = directory.file("hived.yaml")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = "budgets: {event: 300ms}\nmodules: [{name: a, type: echo}]\n"
+        // The FIFO is the configuration: each read of it waits for the test to write it.
+        let feed = { Thread.detachNewThread { try? text.write(toFile: fifo, atomically: false, encoding: .utf8) } }
+        feed()
+        let hived = try HivedProcess(
+            ["run", "--config", fifo], in: directory, environment: ["WATCHDOG_USEC": "400000"])
+        let notify = try #require(hived.notify)
+        try await hived.waitForReady()
+        try await notify.waitForCount(2, startingWith: "WATCHDOG=1")
+        hived.signal(SIGHUP)
+        try await Task.sleep(for: .milliseconds(800))
+        let before = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        try await Task.sleep(for: .milliseconds(1000))
+        let during = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        #expect(during == before, "no pings while the reload waits for its file")
+        #expect(hived.stderr.contains("reading the configuration for a reload has taken"), "\(hived.stderr)")
+        feed()
+        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1", timeout: .seconds(10))
+        #expect(notify.stateMessages.contains { $0.hasPrefix("READY=1") && $0.contains("reloaded") })
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
     }
 
     @Test func sigtermWhileAnEventHangsExits75WithinTheStopBudget() async throws {
@@ -131,6 +181,10 @@ import Testing
         _ = try await ProbeFile.waitFor(events, "hang") { $0.name == "hang" }
         let sent = ContinuousClock.now
         hived.signal(SIGTERM)
+        let notify = try #require(hived.notify)
+        let stopping = try await notify.waitFor(timeout: .seconds(1), "STOPPING=1") { $0.hasPrefix("STOPPING=1") }
+        let announced = notify.messages[stopping]
+        #expect(announced.contains("STATUS=stopping: waiting for the current event to finish"), "STOPPING=1 at once: \(announced)")
         #expect(try await hived.exitStatus(timeout: .seconds(15)) == 75)
         #expect(ContinuousClock.now - sent < .seconds(10))
         let status = try #require(hived.notify?.stateMessages.last)

@@ -31,8 +31,8 @@ public struct DaemonOptions: Sendable {
     }
 
     /// Reads and validates the whole configuration, from the file or the embedded text:
-    /// syntax, keys, module types, each module's settings (every module is built once
-    /// through the catalog, then dropped) and service implementations.
+    /// syntax, keys, module types, each module's settings (every module, enabled or not,
+    /// is built once through the catalog, then dropped) and service implementations.
     ///
     /// - Throws: ``HiveError`` with `file:line`; nothing is applied.
     public func loadConfiguration() throws(HiveError) -> DaemonConfiguration {
@@ -45,6 +45,7 @@ public struct DaemonOptions: Sendable {
                 embeddedConfiguration, path: nil, catalog: catalog, environment: environment)
         }
         _ = try catalog.registrations(for: configuration.modules)
+        for disabled in configuration.modules where !disabled.isEnabled { _ = try catalog.instantiate(disabled) }
         for (index, service) in configuration.services.enumerated() {
             do {
                 try serviceCatalog.validate(service)

@@ -12,7 +12,8 @@ import Glibc
 public enum DaemonSignals {
     /// Signals left to the kernel: uncatchable ones, synchronous faults (so crashes still
     /// crash), `SIGABRT`, `SIGCHLD`, `SIGPROF` (the Swift runtime's crash handler suspends
-    /// threads with it) and glibc's internal real-time signals.
+    /// threads with it; its default action ends the process) and glibc's internal
+    /// real-time signals.
     static let unhandled: Set<Int32> = [
         SIGKILL, SIGSTOP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT, SIGCHLD, SIGPROF,
     ]
@@ -51,5 +52,14 @@ public enum DaemonSignals {
         var set = handledSet
         pthread_sigmask(SIG_SETMASK, &set, nil)
         signal(SIGABRT, SIG_DFL)
+    }
+
+    /// Unblocks every signal in the calling thread, for a command that does not run the
+    /// daemon (`check-config`): `SIGINT` and `SIGTERM` then end it as they end any tool.
+    /// Wraps `pthread_sigmask`.
+    public static func unblockInCallingThread() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        pthread_sigmask(SIG_SETMASK, &set, nil)
     }
 }

@@ -2,12 +2,25 @@ extension HiveDaemon {
     /// Reloads: `RELOADING=1` first, then read and validate the whole file; only a valid
     /// file is applied. `READY=1` follows either way, with `STATUS=` saying what changed
     /// or, for a bad file, the error while the previous configuration keeps running.
+    /// Once `STOPPING=1` was sent, a reload still queued is skipped.
     func reload(_ hive: Hive) async {
+        let stopping = current.withLock { current in
+            if !current.sentStopping { current.isReloading = true }
+            return current.sentStopping
+        }
+        guard !stopping else {
+            logger.info("reload skipped: stopping")
+            return
+        }
+        defer { current.withLock { $0.isReloading = false } }
         notifier.send(.reloading(status: "reloading configuration"))
         let configuration: DaemonConfiguration
+        readingSince.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
         do {
             configuration = try options.loadConfiguration()
+            readingSince.store(0, ordering: .relaxed)
         } catch {
+            readingSince.store(0, ordering: .relaxed)
             rejectReload(error)
             return
         }

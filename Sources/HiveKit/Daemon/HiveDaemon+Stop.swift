@@ -15,7 +15,7 @@ extension HiveDaemon {
             defer { current.isStopping = true }
             return (deadline, current.sentStopping)
         }
-        if !alreadySent { notifier.send(.stopping(status: "stopping: terminate, then teardown")) }
+        if !alreadySent { notifier.send(.stopping(status: Self.stoppingStatus)) }
         let extender = Task { [notifier] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -36,24 +36,28 @@ extension HiveDaemon {
         return .stopBudgetExceeded
     }
 
-    /// Starts the stop budget when the first stop signal arrives (on the signal thread).
+    /// Starts the stop budget and sends `STOPPING=1` when the first stop signal arrives
+    /// (on the signal thread), so systemd learns of the stop at once; during a reload,
+    /// `STOPPING=1` follows the reload's `READY=1` instead (see ``stop(_:)``).
     ///
     /// A stop waits for the event being delivered (or for start-up) to finish; if that
     /// hook hangs, the daemon exits 75 when the budget runs out rather than waiting for
-    /// systemd's `SIGKILL`. During start-up `STOPPING=1` is sent at once, and the daemon
-    /// then stops without ever reporting ready (see ``run()``).
+    /// systemd's `SIGKILL`. A stop during start-up ends the daemon without its ever
+    /// reporting ready (see ``run()``).
     func armStopDeadline(_ hive: Hive) {
-        let armed = current.withLock { current -> (budget: Duration, starting: Bool)? in
+        let armed = current.withLock { current -> (budget: Duration, starting: Bool, announce: Bool)? in
             guard current.stopDeadline == nil else { return nil }
             current.stopDeadline = ContinuousClock.now + current.stopBudget
-            if current.isStarting {
-                current.stopRequestedWhileStarting = true
-                current.sentStopping = true
-            }
-            return (current.stopBudget, current.isStarting)
+            if current.isStarting { current.stopRequestedWhileStarting = true }
+            let announce = !current.isReloading
+            if announce { current.sentStopping = true }
+            return (current.stopBudget, current.isStarting, announce)
         }
         guard let armed else { return }
-        if armed.starting { notifier.send(.stopping(status: "stopping: waiting for start-up to finish")) }
+        if armed.announce {
+            let waitingFor = armed.starting ? "start-up" : hive.runningHandlers().isEmpty ? nil : "the current event"
+            notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0) to finish" } ?? Self.stoppingStatus))
+        }
         Task { [self] in
             try? await Task.sleep(for: armed.budget)
             guard !current.withLock({ $0.isStopping }) else { return }
@@ -61,6 +65,9 @@ extension HiveDaemon {
             exit(DaemonExitCode.stopBudgetExceeded.rawValue)
         }
     }
+
+    /// `STATUS=` with `STOPPING=1` when nothing holds the stop up.
+    static let stoppingStatus = "stopping: terminate, then teardown"
 
     /// Logs and reports (`STATUS=`) which hooks held the stop up past its budget.
     private func reportStopBudgetExceeded(_ hive: Hive, while phase: String) {

@@ -21,6 +21,9 @@ public final class HiveDaemon: Sendable {
     let options: DaemonOptions
     let inbox = DaemonInbox()
     let notifier: SystemdNotifier
+    /// `CLOCK_MONOTONIC` nanoseconds when the daemon began reading a configuration for a
+    /// reload, 0 when it is not: the watchdog treats that work like a hook.
+    let readingSince = Atomic<UInt64>(0)
     /// What changes while the daemon runs: the settings a reload replaces, and whether
     /// start-up is still under way.
     let current: Mutex<Current>
@@ -38,6 +41,9 @@ public final class HiveDaemon: Sendable {
         var stopDeadline: ContinuousClock.Instant?
         /// `STOPPING=1` was sent already.
         var sentStopping = false
+        /// A reload is under way (`RELOADING=1` sent, `READY=1` not yet): a stop signal
+        /// then waits for its `READY=1` before sending `STOPPING=1`.
+        var isReloading = false
         /// The stop sequence (terminate, teardown) has begun.
         var isStopping = false
         var logger = Logger(label: HiveLogging.label)
@@ -115,7 +121,9 @@ public final class HiveDaemon: Sendable {
     /// stop arrived meanwhile: then the daemon stops without ever reporting ready.
     private func start(_ hive: Hive) async -> StartOutcome {
         let count = hive.moduleNames.count
-        notifier.send(.status("starting \(count) module\(count == 1 ? "" : "s")"))
+        if !current.withLock({ $0.sentStopping }) {
+            notifier.send(.status("starting \(count) module\(count == 1 ? "" : "s")"))
+        }
         let result: Result<Void, HiveError>
         do {
             try await hive.start()
