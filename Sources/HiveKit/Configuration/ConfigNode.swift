@@ -21,7 +21,7 @@ struct ConfigNode {
     }
 
     /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
-    var isNull: Bool { type == .null }
+    var isNull: Bool { node.isNull }
 
     /// A node below this one.
     func child(_ node: YAMLNode, key: String) -> ConfigNode {

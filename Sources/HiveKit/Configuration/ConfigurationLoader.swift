@@ -36,14 +36,17 @@ public enum ConfigurationLoader {
     ///   - catalog: When given, every module's `type` must be known to it.
     ///   - environment: Variables that may override the file (see ``overrideVariables``);
     ///     by default the process's own.
-    /// - Throws: ``HiveError`` for an unreadable file or any invalid content.
+    /// - Throws: ``HiveError`` for an unreadable file, a file that holds no configuration
+    ///   at all (empty, or only comments: more likely a file caught half-written than the
+    ///   defaults, which `{}` asks for), or any invalid content.
     public static func load(
         path: String,
         catalog: ModuleCatalog? = nil,
         environment: [String: String] = processEnvironment()
     ) throws(HiveError) -> DaemonConfiguration {
         let text = try ConfigurationFile.contents(of: path)
-        return try parse(text, path: path, catalog: catalog, environment: environment)
+        let parser = ConfigurationParser(path: path, catalog: catalog, requiresDocument: true)
+        return try parser.parse(text).applyingOverrides(from: environment)
     }
 
     /// Parses and validates configuration `text`, then applies the overrides in

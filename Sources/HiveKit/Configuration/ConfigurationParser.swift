@@ -10,22 +10,33 @@ struct ConfigurationParser {
     let path: String?
     /// When given, module types must be known to it.
     let catalog: ModuleCatalog?
+    /// Whether text holding no YAML document is an error (for files) rather than the
+    /// empty configuration.
+    let requiresDocument: Bool
 
     static let topLevelKeys = ["environment", "log", "budgets", "signals", "modules", "services"]
 
-    init(path: String?, catalog: ModuleCatalog?) {
+    init(path: String?, catalog: ModuleCatalog?, requiresDocument: Bool = false) {
         self.path = path
         self.file = path ?? "<embedded>"
         self.catalog = catalog
+        self.requiresDocument = requiresDocument
     }
 
     /// Parses and validates `text`.
     func parse(_ text: String) throws(HiveError) -> DaemonConfiguration {
         var configuration = DaemonConfiguration(path: path)
-        guard let root = try YAMLReader.read(text, file: file) else { return configuration }
+        // No document, or a null one (`---`, `~`): the defaults, except from a file.
+        guard let root = try YAMLReader.read(text, file: file), root.isNull == false else {
+            guard !requiresDocument else {
+                throw HiveError(
+                    .invalidConfiguration, location: SourceLocation(path: file, line: 1),
+                    "the file holds no configuration (it is empty or only comments); write {} for the defaults")
+            }
+            return configuration
+        }
         let top = ConfigNode(node: root, keyPath: "", file: file)
-        if top.isNull { return configuration }
-        guard case .mapping = top.node.content else {
+        guard case .mapping = root.content else {
             throw top.error(
                 "the configuration must be a map of keys (\(Self.topLevelKeys.joined(separator: ", "))), got \(top.found)"
             )

@@ -61,8 +61,9 @@ enum PlainScalar {
         } else {
             radix = 10
         }
-        guard !digits.isEmpty, let magnitude = Int(digits, radix: radix) else { return nil }
-        return negative ? -magnitude : magnitude
+        guard !digits.isEmpty, digits.first != "-", digits.first != "+" else { return nil }
+        // The sign goes to the parser, so that Int.min fits.
+        return Int((negative ? "-" : "") + digits, radix: radix)
     }
 
     /// A floating-point number: `1.5`, `-2e3`, `.5`, `.inf`, `-.inf`, `.nan`.

@@ -14,4 +14,10 @@ struct YAMLNode {
     let line: Int
     /// Nodes in this subtree, aliases counted in full: what walking it costs.
     let size: Int
+
+    /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
+    var isNull: Bool {
+        guard case .scalar(_, .null) = content else { return false }
+        return true
+    }
 }

@@ -9,7 +9,7 @@ import CYAML
 /// (`!!str`, `!!int`, `!!bool`, `!!float`, `!!null`, `!!seq`, `!!map`) are errors.
 enum YAMLReader {
     /// The most nodes a document may expand to through aliases.
-    static let maximumExpansion = 1_000_000
+    static let maximumExpansion = 100_000
     /// The deepest nesting of lists and maps accepted.
     static let maximumDepth = 100
 

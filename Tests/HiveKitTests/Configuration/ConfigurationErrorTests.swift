@@ -33,7 +33,7 @@ import Testing
              text: "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
                 + (1...9).map { "l\($0): &l\($0) [" + Array(repeating: $0 == 1 ? "*a" : "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]" }
                     .joined(separator: "\n") + "\n",
-             line: 6, message: "invalid YAML: aliases expand to more than 1000000 nodes"),
+             line: 5, message: "invalid YAML: aliases expand to more than 100000 nodes"),
         Case(label: "an explicitly tagged string where an integer belongs",
              text: "modules:\n  - name: a\n    type: probe\n    priority: !!str 5\n", line: 4,
              message: "modules[0].priority: expected an integer, got '5'"),

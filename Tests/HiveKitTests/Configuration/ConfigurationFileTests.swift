@@ -34,6 +34,17 @@ import Testing
         }
     }
 
+    @Test(arguments: ["", "\n  \n", "# only a comment\n", "---\n"])
+    func aFileHoldingNoConfigurationIsAnError(_ text: String) throws {
+        let path = try Self.temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: HiveError.self) { try ConfigurationLoader.load(path: path, environment: [:]) }
+        #expect(error?.description.hasPrefix("\(path):1: the file holds no configuration") == true, "\(String(describing: error))")
+        let defaults = try Self.temporaryFile("{}\n")
+        defer { try? FileManager.default.removeItem(atPath: defaults) }
+        #expect(try ConfigurationLoader.load(path: defaults, environment: [:]).modules.isEmpty, "{} asks for the defaults")
+    }
+
     @Test func aMissingFileIsAnErrorThatSaysSo() {
         let path = "/nonexistent/hived-\(UUID().uuidString).yaml"
         do {

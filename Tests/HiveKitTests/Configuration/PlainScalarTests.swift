@@ -21,6 +21,11 @@ import Testing
         #expect(PlainScalar.int("0x10") == 16)
         #expect(PlainScalar.int("-017") == -15)
         #expect(PlainScalar.int("99999999999999999999") == nil)
+        #expect(PlainScalar.int("-9223372036854775808") == Int.min)
+        #expect(PlainScalar.int("9223372036854775807") == Int.max)
+        #expect(PlainScalar.int("9223372036854775808") == nil)
+        #expect(PlainScalar.int("--5") == nil)
+        #expect(PlainScalar.int("-0x10") == -16)
         #expect(PlainScalar.bool("Yes") == true)
         #expect(PlainScalar.double("2.5e1") == 25)
     }
