@@ -58,7 +58,7 @@ extension Hive {
 
     /// Tears down, unmounts and removes a module. Caller holds the gate.
     func remove(named name: String) async throws(HiveError) {
-        guard let entry = state.withLock({ $0.entries.first { $0.name == name } }) else {
+        guard let entry = state.withLock({ $0.entry(named: name) }) else {
             throw HiveError(.unknownModule, module: name, "no module named '\(name)' is registered")
         }
         if entry.lifecycle == .active || entry.lifecycle == .setUp {

@@ -81,7 +81,7 @@ extension Hive {
         state.withLock { state in
             var changed: [String] = []
             for spec in specs {
-                guard let index = state.entries.firstIndex(where: { $0.name == spec.name }) else { continue }
+                guard let index = state.index(named: spec.name) else { continue }
                 var descriptor = spec.descriptor
                 descriptor.settings.owner = spec.name
                 if state.entries[index].descriptor != descriptor {

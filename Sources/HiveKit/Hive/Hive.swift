@@ -26,28 +26,53 @@ public final class Hive: Sendable {
         var phase: HivePhase = .created
         /// Every registered module, in start order.
         var entries: [ModuleEntry] = []
+        /// The names in `entries`, for the duplicate check.
+        var names: Set<String> = []
         var asyncCount = 0
         var nextSequence = 0
         var startup = StartupProfile()
         var monitor: Task<Void, Never>?
         var defaultBudget: Duration
 
+        // Entries are found by index, reading one field at a time: iterating them with a
+        // closure (`first(where:)`) copies every entry, and registering n modules that
+        // way was quadratic in copies.
+
+        /// The index of the module named `name`.
+        func index(named name: String) -> Int? {
+            entries.indices.first { entries[$0].name == name }
+        }
+
+        /// The module named `name`.
+        func entry(named name: String) -> ModuleEntry? {
+            index(named: name).map { entries[$0] }
+        }
+
+        /// Inserts `entry` at its place in the order (a binary search: the entries are
+        /// sorted and a new entry has the highest sequence number).
         mutating func insert(_ entry: ModuleEntry) {
-            let index = entries.firstIndex { entry.precedes($0) } ?? entries.endIndex
-            entries.insert(entry, at: index)
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].precedes(entry) { low = middle + 1 } else { high = middle }
+            }
+            entries.insert(entry, at: low)
+            names.insert(entry.name)
             if entry.descriptor.isAsync { asyncCount += 1 }
         }
 
         mutating func remove(named name: String) {
-            guard let index = entries.firstIndex(where: { $0.name == name }) else { return }
+            guard let index = index(named: name) else { return }
             if entries[index].descriptor.isAsync { asyncCount -= 1 }
             entries.remove(at: index)
+            names.remove(name)
         }
 
         /// Sets the lifecycle of `entry`, if it is still registered (found by its unique
-        /// sequence number: an integer compare per entry, not a name compare).
+        /// sequence number).
         mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
-            guard let index = entries.firstIndex(where: { $0.sequence == entry.sequence }) else { return }
+            guard let index = entries.indices.first(where: { entries[$0].sequence == entry.sequence }) else { return }
             entries[index].lifecycle = lifecycle
         }
     }
@@ -89,12 +114,12 @@ public final class Hive: Sendable {
 
     /// The module registered under `name`, if any.
     public func module(named name: String) -> (any Module)? {
-        state.withLock { $0.entries.first { $0.name == name }?.module }
+        state.withLock { $0.entry(named: name)?.module }
     }
 
     /// The descriptor (order, budget, current settings) of the module named `name`.
     public func descriptor(named name: String) -> ModuleDescriptor? {
-        state.withLock { $0.entries.first { $0.name == name }?.descriptor }
+        state.withLock { $0.entry(named: name)?.descriptor }
     }
 
     /// The modules that currently receive events, in start order.
@@ -110,7 +135,7 @@ public final class Hive: Sendable {
             guard !name.isEmpty else {
                 throw HiveError(.invalidConfiguration, "a module needs a non-empty name")
             }
-            guard !state.entries.contains(where: { $0.name == name }) else {
+            guard !state.names.contains(name) else {
                 throw HiveError(.duplicateModule, module: name, "a module named '\(name)' is already registered")
             }
             let entry = ModuleEntry(
