@@ -8,6 +8,23 @@ extension ConfigurationParser {
         return values
     }
 
+    /// The line of every key in a `settings:` map, by its path below it (`stall_on.init`);
+    /// `""` is the map's own line.
+    func settingLines(_ node: ConfigNode) -> [String: Int] {
+        var lines = ["": node.line]
+        func collect(_ node: ConfigNode, prefix: String) {
+            guard case .mapping(let pairs) = node.node.content else { return }
+            for (key, value) in pairs {
+                guard case .scalar(let name, _) = key.content else { continue }
+                let path = prefix.isEmpty ? name : "\(prefix).\(name)"
+                lines[path] = key.line
+                collect(node.child(value, key: name), prefix: path)
+            }
+        }
+        collect(node, prefix: "")
+        return lines
+    }
+
     /// One setting: YAML integers become `.int`, floats `.double`, booleans `.bool`,
     /// nulls `.null`, lists and maps recursively, anything else `.string`.
     func settingValue(_ node: ConfigNode) throws(HiveError) -> SettingValue {

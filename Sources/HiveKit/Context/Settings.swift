@@ -3,16 +3,29 @@
 ///
 /// Accessors return `nil` for a missing key and throw ``HiveError`` naming the module
 /// and key when the value has the wrong type, so a module can write
-/// `let path = try context.settings.string("path") ?? "/var/lib/x"`.
+/// `let path = try context.settings.string("path") ?? "/var/lib/x"`. Settings read from a
+/// configuration file also name the file and the key's line in those errors.
 public struct Settings: Sendable, Hashable {
     /// The raw values by key.
     public var values: [String: SettingValue]
     /// The module these settings belong to, named in errors.
     public var owner: String
+    /// Where the settings were written, if they come from a file; not part of equality.
+    var origin: SettingsOrigin?
 
+    /// Settings with `values`, belonging to the module `owner`.
     public init(_ values: [String: SettingValue] = [:], owner: String = "") {
         self.values = values
         self.owner = owner
+    }
+
+    public static func == (lhs: Settings, rhs: Settings) -> Bool {
+        lhs.values == rhs.values && lhs.owner == rhs.owner
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(owner)
     }
 
     /// The raw value for `key`.
@@ -62,9 +75,7 @@ public struct Settings: Sendable, Hashable {
     public func duration(_ key: String) throws(HiveError) -> Duration? {
         guard let text = try string(key) else { return nil }
         guard let duration = Duration(parsing: text) else {
-            throw HiveError(
-                .invalidSettings, module: owner,
-                "setting '\(key)' must be a duration such as 250ms, 5s or 2m, not '\(text)'")
+            throw error(key, "must be a duration such as 250ms, 5s or 2m, not '\(text)'")
         }
         return duration
     }
@@ -91,7 +102,10 @@ public struct Settings: Sendable, Hashable {
     public func settings(_ key: String) throws(HiveError) -> Settings? {
         switch values[key] {
         case nil, .null?: return nil
-        case .map(let map)?: return Settings(map, owner: owner)
+        case .map(let map)?:
+            var nested = Settings(map, owner: owner)
+            nested.origin = origin?.nested(key)
+            return nested
         case let other?: throw mismatch(key, expected: "a map", found: other)
         }
     }
@@ -101,13 +115,26 @@ public struct Settings: Sendable, Hashable {
     public func requireKeys(in allowed: [String]) throws(HiveError) {
         for key in values.keys.sorted() where !allowed.contains(key) {
             let expected = allowed.isEmpty ? "this module takes no settings" : "expected \(allowed.joined(separator: ", "))"
-            throw HiveError(.invalidSettings, module: owner, "unknown setting '\(key)'; \(expected)")
+            throw HiveError(
+                .invalidSettings, module: owner, location: origin?.location(of: key),
+                "unknown setting '\(path(of: key))'; \(expected)")
         }
     }
 
-    private func mismatch(_ key: String, expected: String, found: SettingValue) -> HiveError {
+    /// An error about `key`: `setting 'stall_on.teardown' must be…`, at the key's line
+    /// when the settings come from a file.
+    public func error(_ key: String, _ problem: String) -> HiveError {
         HiveError(
-            .invalidSettings, module: owner,
-            "setting '\(key)' must be \(expected), not \(found.typeName) '\(found)'")
+            .invalidSettings, module: owner, location: origin?.location(of: key),
+            "setting '\(path(of: key))' \(problem)")
+    }
+
+    /// `key` with the path of these settings in front (`stall_on.teardown`).
+    private func path(of key: String) -> String {
+        origin?.path(of: key) ?? key
+    }
+
+    private func mismatch(_ key: String, expected: String, found: SettingValue) -> HiveError {
+        error(key, "must be \(expected), not \(found.typeName) '\(found)'")
     }
 }

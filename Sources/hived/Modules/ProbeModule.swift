@@ -35,9 +35,7 @@ struct ProbeModule: Module {
         if let stalls = try settings.settings("stall_on") {
             for name in stalls.values.keys.sorted() {
                 try checkEventName(name, in: "stall_on", settings)
-                guard try stalls.duration(name) != nil else {
-                    throw HiveError(.invalidSettings, module: settings.owner, "stall_on.\(name) needs a duration")
-                }
+                guard try stalls.duration(name) != nil else { throw stalls.error(name, "needs a duration") }
             }
         }
     }
@@ -46,9 +44,7 @@ struct ProbeModule: Module {
         let isCustom = name.hasPrefix("custom:") && name.count > 7
         guard isCustom || EventKind(name: name) != nil else {
             let known = EventKind.allCases.map(\.name).joined(separator: ", ")
-            throw HiveError(
-                .invalidSettings, module: settings.owner,
-                "\(key): unknown event '\(name)'; expected \(known) or custom:NAME")
+            throw settings.error(key, "names an unknown event '\(name)'; expected \(known) or custom:NAME")
         }
     }
 

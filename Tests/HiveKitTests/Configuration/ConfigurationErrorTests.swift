@@ -127,6 +127,23 @@ import Testing
         #expect(configurationError(text)?.description == nil, "without a catalog any type is accepted")
     }
 
+    @Test func aSettingsErrorNamesTheKeysLineAndPath() throws {
+        var catalog = ModuleCatalog()
+        catalog.register("strict") { descriptor in
+            try descriptor.settings.requireKeys(in: ["limits", "name"])
+            _ = try descriptor.settings.settings("limits")?.int("max")
+            return InertModule()
+        }
+        let text = "modules:\n  - name: a\n    type: strict\n    settings:\n      name: x\n      limits: {max: many}\n"
+        let specs = try parseConfiguration(text, catalog: catalog).modules
+        let error = #expect(throws: HiveError.self) { try catalog.registrations(for: specs) }
+        #expect(error?.description == "test.yaml:6: module 'a': setting 'limits.max' must be an integer, not string 'many'")
+        let unknown = try parseConfiguration("modules:\n  - name: a\n    type: strict\n    settings:\n      name: x\n\n      nmae: y\n", catalog: catalog).modules
+        let misspelt = #expect(throws: HiveError.self) { try catalog.registrations(for: unknown) }
+        #expect(misspelt?.location?.line == 7)
+        #expect(misspelt?.message == "unknown setting 'nmae'; expected limits, name")
+    }
+
     @Test func disabledModulesAreValidatedToo() throws {
         let text = "modules:\n  - name: a\n    type: nope\n    enabled: false\n"
         let error = try #require(configurationError(text, catalog: testCatalog()))
