@@ -9,7 +9,7 @@ extension Hive {
 
     /// Releases every singleton service, newest first, once every module was torn down.
     func releaseServices() {
-        serviceStore.releaseSingletons()
+        serviceStore.close()
     }
 }
 
