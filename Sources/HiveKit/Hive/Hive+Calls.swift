@@ -8,9 +8,10 @@ extension Hive {
     }
 
     /// Once every module was torn down: releases every singleton service, newest first,
-    /// and closes the services, routes and actions (their statistics stay readable).
+    /// and closes the services, routes and actions for good (the statistics of routes
+    /// and actions stay readable).
     func closeCalls() {
-        serviceStore.releaseSingletons()
+        serviceStore.close()
         routeStore.close()
         actionStore.close()
     }

@@ -3,8 +3,8 @@
 /// keeps a singleton resolve to a lookup and an atomic load.
 ///
 /// `@unchecked Sendable` is safe: `pointer` is written once in `init`, before the box is
-/// published (through `AtomicLazyReference`, with release/acquire ordering), and only
-/// read afterwards; the value it points to is `Sendable` (the generic `init` requires it)
+/// published (through `AtomicLazyReference`, with release/acquire ordering, or by being
+/// returned to the resolving thread), and only read afterwards; the value it points to is `Sendable` (the generic `init` requires it)
 /// and is destroyed only in `deinit`, when no reader can hold the box any more.
 final class InstanceBox: @unchecked Sendable {
     private let pointer: UnsafeMutableRawPointer

@@ -14,7 +14,7 @@
 /// registered only for other services is a `.typeMismatch` error.
 public struct ServiceCatalog: Sendable {
     /// Builds a registration of one implementation for one service type.
-    typealias SlotMaker = @Sendable (ServiceKey, String?, ServiceLifetime, CreationCounter) -> ServiceSlot
+    typealias SlotMaker = @Sendable (ServiceKey, String?, ServiceLifetime, CreationLock) -> ServiceSlot
 
     struct ServiceType: Sendable {
         let id: ObjectIdentifier
@@ -38,11 +38,12 @@ public struct ServiceCatalog: Sendable {
         implementation: String,
         factory: @escaping @Sendable () throws -> Service
     ) {
-        let id = ObjectIdentifier(type)
-        let typeName = ServiceKey.name(of: type)
+        // The static `Service`, not `type`, which may hold a subclass: see `ServiceKey`.
+        let id = ObjectIdentifier(Service.self)
+        let typeName = ServiceKey.name(of: Service.self)
         services[service ?? typeName] = ServiceType(id: id, typeName: typeName)
-        implementations[implementation, default: [:]][id] = { key, owner, lifetime, counter in
-            ServiceSlot.of(type, key: key, owner: owner, lifetime: lifetime, counter: counter, factory: factory)
+        implementations[implementation, default: [:]][id] = { key, owner, lifetime, lock in
+            ServiceSlot.of(Service.self, key: key, owner: owner, lifetime: lifetime, lock: lock, factory: factory)
         }
     }
 
@@ -62,10 +63,10 @@ public struct ServiceCatalog: Sendable {
     }
 
     /// The registration `spec` declares, owned by `owner`.
-    func slot(for spec: ServiceSpec, owner: String?, counter: CreationCounter) throws(HiveError) -> ServiceSlot {
+    func slot(for spec: ServiceSpec, owner: String?, lock: CreationLock) throws(HiveError) -> ServiceSlot {
         let (service, make) = try maker(for: spec)
         let key = ServiceKey(type: service.id, typeName: service.typeName, name: spec.name)
-        return make(key, owner, spec.isSingleton ? .singleton : .transient, counter)
+        return make(key, owner, spec.isSingleton ? .singleton : .transient, lock)
     }
 
     private func maker(for spec: ServiceSpec) throws(HiveError) -> (ServiceType, SlotMaker) {

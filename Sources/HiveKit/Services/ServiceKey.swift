@@ -5,10 +5,13 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     /// The type's name, for messages; not part of equality.
     let typeName: String
 
+    /// The key of `Service` itself: built from the static generic type, never from the
+    /// metatype argument, which may hold a subclass of `Service` (a slot stored under a
+    /// subclass's key would hand its `Service` values out as that subclass).
     init<Service>(_ type: Service.Type, name: String?) {
-        self.type = ObjectIdentifier(type)
+        self.type = ObjectIdentifier(Service.self)
         self.name = name
-        self.typeName = ServiceKey.name(of: type)
+        self.typeName = ServiceKey.name(of: Service.self)
     }
 
     init(type: ObjectIdentifier, typeName: String, name: String?) {

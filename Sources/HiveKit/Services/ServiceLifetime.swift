@@ -1,8 +1,9 @@
 /// How long a resolved service instance lives (BeeHive's `singleton`/`shareInstance`).
 public enum ServiceLifetime: String, Sendable, Hashable, CustomStringConvertible {
     /// One shared instance, created lazily by the first ``ServiceRegistry/resolve(_:name:)``
-    /// (exactly once, even when many tasks resolve at the same moment) and released after
-    /// every module's `teardown`, in reverse order of creation.
+    /// (exactly once, even when many tasks resolve at the same moment; first creations in
+    /// one hive run one at a time) and released after every module's `teardown`, in
+    /// reverse order of creation.
     case singleton
     /// A new instance for every resolve; the caller owns it.
     case transient

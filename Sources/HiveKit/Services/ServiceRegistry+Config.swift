@@ -4,9 +4,10 @@ extension ServiceRegistry {
     ///
     /// - Throws: ``HiveError`` carrying the spec's location: an unknown service or
     ///   implementation (`.notRegistered`), an implementation that does not conform
-    ///   (`.typeMismatch`), or a service already registered (`.duplicateRegistration`).
+    ///   (`.typeMismatch`), a service already registered (`.duplicateRegistration`), or
+    ///   `.refusedEvent` once the hive has stopped.
     public func register(_ spec: ServiceSpec, catalog: ServiceCatalog, replacing: Bool = false) throws(HiveError) {
-        let slot = try catalog.slot(for: spec, owner: owner, counter: store.counter)
+        let slot = try catalog.slot(for: spec, owner: owner, lock: store.creation)
         do throws(HiveError) {
             try store.insert(slot, replacing: replacing)
         } catch {
@@ -21,7 +22,7 @@ extension ServiceRegistry {
     ///   or `.duplicateRegistration` for two entries with the same service and name.
     public func register(_ specs: [ServiceSpec], catalog: ServiceCatalog) throws(HiveError) {
         var slots: [(ServiceSpec, ServiceSlot)] = []
-        for spec in specs { slots.append((spec, try catalog.slot(for: spec, owner: owner, counter: store.counter))) }
+        for spec in specs { slots.append((spec, try catalog.slot(for: spec, owner: owner, lock: store.creation))) }
         var inserted: [ServiceKey] = []
         for (spec, slot) in slots {
             do {

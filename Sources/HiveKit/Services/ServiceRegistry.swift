@@ -11,11 +11,15 @@
 ///
 /// Reached through ``ModuleContext/services`` (registrations belong to that module and
 /// disappear when it is unregistered) or ``Hive/services`` (registrations belong to the
-/// hive). Every method is safe from any task. A singleton's factory runs under that
-/// registration's own creation lock (so concurrent first resolves wait for the one
-/// instance) and may resolve other services; a factory that resolves itself gets
-/// `.circularDependency`, but two singletons whose factories resolve each other from
-/// different threads at once would deadlock, as in Swinject: keep dependencies acyclic.
+/// hive). Every method is safe from any task. First creations of singletons in one hive
+/// run one at a time, under one creation lock that the creating thread may take again:
+/// concurrent first resolves wait for the one instance, and a factory may resolve other
+/// services. A factory that resolves, directly or through other factories, the service
+/// it is creating gets `.circularDependency`, whichever threads the resolves start on;
+/// two factories can never wait for each other. A factory must not block on another
+/// thread that resolves a singleton not yet created: that thread waits for the lock.
+/// After the hive's final teardown nothing is registered any more, and resolves and
+/// registrations are refused with `.refusedEvent`.
 /// Service types must be `Sendable`: declare service protocols as `protocol P: Sendable`.
 public struct ServiceRegistry: Sendable {
     let store: ServiceStore
@@ -32,6 +36,8 @@ public struct ServiceRegistry: Sendable {
     ///
     /// A singleton's factory runs at the first resolve, exactly once; a transient one at
     /// every resolve. Factories run on the resolving task and may resolve other services.
+    /// The registration is stored under the static type `Service`, never the dynamic type
+    /// a metatype variable holds.
     ///
     /// - Parameters:
     ///   - type: the service type, usually a protocol (`Clock.self`).
@@ -39,7 +45,8 @@ public struct ServiceRegistry: Sendable {
     ///   - lifetime: ``ServiceLifetime/singleton`` (the default) or `.transient`.
     ///   - replacing: replace an existing registration instead of failing.
     /// - Throws: ``HiveError`` `.duplicateRegistration` when `type` (with `name`) is
-    ///   already registered and `replacing` is `false`.
+    ///   already registered and `replacing` is `false`; `.refusedEvent` once the hive has
+    ///   stopped. Replacing waits for the old singleton if it is being created.
     public func register<Service: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -48,51 +55,61 @@ public struct ServiceRegistry: Sendable {
         factory: @escaping @Sendable () throws -> Service
     ) throws(HiveError) {
         let slot = ServiceSlot.of(
-            type, key: ServiceKey(type, name: name), owner: owner, lifetime: lifetime,
-            counter: store.counter, factory: factory)
+            Service.self, key: ServiceKey(Service.self, name: name), owner: owner, lifetime: lifetime,
+            lock: store.creation, factory: factory)
         try store.insert(slot, replacing: replacing)
     }
 
     /// The implementation of `type` (BeeHive's `createService:`), as `type` itself.
     ///
     /// A registered singleton costs one dictionary lookup under a short lock and one
-    /// atomic load; the first resolve creates it.
+    /// atomic load; the first resolve creates it, waiting while another singleton of the
+    /// hive is being created on another thread.
     ///
     /// - Throws: ``HiveError`` `.notRegistered` when nothing is registered under `type`
-    ///   and `name`; `.circularDependency` when a singleton's factory resolves itself;
-    ///   `.handlerFailed` when the factory throws (the error is `underlying`).
+    ///   and `name`, or when the registration was removed while this resolve waited to
+    ///   create its singleton; `.circularDependency` when the service is resolved again,
+    ///   on the same thread, while its own factory runs; `.handlerFailed` when the
+    ///   factory throws (the error is `underlying`); `.refusedEvent` after the hive's
+    ///   final teardown (`stop`, or the rollback of a failed `start`).
     @inline(__always)
     public func resolve<Service: Sendable>(
         _ type: Service.Type = Service.self, name: String? = nil
     ) throws(HiveError) -> Service {
-        let key = ServiceKey(type: ObjectIdentifier(type), typeName: "", name: name)
-        guard let slot = store.slot(for: key) else { throw notRegistered(type, name: name) }
+        let key = ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name)
+        guard let slot = store.slot(for: key) else { throw notRegistered(Service.self, name: name) }
         // Safe: a slot stored under `ObjectIdentifier(Service.self)` always makes `Service`
-        // values: `register` above and `ServiceCatalog.register` (which builds the key
-        // from the same generic `Service`) are the only places that make slots.
+        // values: `register` above and `ServiceCatalog.register` (which build the key from
+        // the static generic `Service`, never from the metatype argument, which may hold
+        // a subclass) are the only places that make slots.
         return try slot.resolve(as: Service.self)
     }
 
-    /// Whether `type` (with `name`) is registered, without creating anything.
+    /// Whether `type` (with `name`) is registered, without creating anything; `false`
+    /// after the hive's final teardown.
     public func isAvailable<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        store.slot(for: ServiceKey(type: ObjectIdentifier(type), typeName: "", name: name)) != nil
+        store.slot(for: ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name)) != nil
     }
 
     /// Removes the registration of `type` (with `name`), releasing its singleton.
     ///
+    /// Waits while a singleton is being created on another thread, so that one too is
+    /// released if it is this service's. Called from this service's own factory (or one
+    /// it calls), the instance is released as soon as it is made and that resolve fails.
     /// - Returns: `false` when there was none.
     @discardableResult
     public func unregister<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        store.remove(ServiceKey(type: ObjectIdentifier(type), typeName: "", name: name))
+        store.remove(ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name))
     }
 
     /// Every registration as `Type` or `Type named 'x'`, sorted.
     public var registeredServices: [String] { store.keys.map(\.description).sorted() }
 
     private func notRegistered<Service>(_ type: Service.Type, name: String?) -> HiveError {
-        let key = ServiceKey(type, name: name)
+        let key = ServiceKey(Service.self, name: name)
+        if store.isClosed { return ServiceStore.stopped(key, "resolve", module: owner) }
         var message = "no service '\(key)' is registered"
-        if name != nil, isAvailable(type) { message += " (a default registration without a name exists)" }
+        if name != nil, isAvailable(Service.self) { message += " (a default registration without a name exists)" }
         return HiveError(.notRegistered, module: owner, message)
     }
 }

@@ -1,53 +1,55 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A shared counter that orders singleton creations across a hive.
-final class CreationCounter: Sendable {
-    private let next = Atomic<Int>(1)
-    func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
-}
-
 /// One registration: its factory, lifetime and, for a singleton, the created instance.
 ///
-/// A created singleton is read with one atomic load and no lock. Creation takes a
-/// per-slot lock so the factory runs exactly once however many tasks resolve at once; a
-/// factory that resolves its own service (on the same thread) gets an error instead of
-/// a deadlock. The slot is not generic (see ``InstanceBox``); the store guarantees that
-/// the `Service` a caller resolves is the type the slot was registered with.
+/// A created singleton is read with one atomic load and no lock. A first creation runs
+/// under the store's ``CreationLock``, so the factory runs exactly once however many
+/// tasks resolve at once, and removals wait for it. A factory that resolves its own
+/// service on the same thread, directly or through other factories, gets
+/// `.circularDependency` instead of a deadlock or endless recursion. The slot is not
+/// generic (see ``InstanceBox``); the store guarantees that the `Service` a caller
+/// resolves is the type the slot was registered with.
 final class ServiceSlot: Sendable {
     /// Builds a boxed instance with the given creation order.
     typealias Maker = @Sendable (Int) throws -> InstanceBox
+
+    /// Why a slot left its store.
+    enum Removal: Sendable {
+        /// Unregistered or replaced.
+        case removed
+        /// The store was closed: the hive has stopped.
+        case closed
+    }
+
+    /// What is not the instance: the threads running the factory, and the removal.
+    private struct State {
+        var running: [UInt] = []
+        var removal: Removal?
+    }
 
     let key: ServiceKey
     /// The module that registered it; `nil` for the hive (code or configuration).
     let owner: String?
     let lifetime: ServiceLifetime
     private let maker: Maker
-    private let counter: CreationCounter
+    private let lock: CreationLock
     private let instance = AtomicLazyReference<InstanceBox>()
-    private let creating = Mutex<Void>(())
-    /// The thread running the factory, 0 when none: detects a factory resolving itself.
-    private let creator = Atomic<UInt>(0)
+    private let state = Mutex(State())
 
-    init(key: ServiceKey, owner: String?, lifetime: ServiceLifetime, counter: CreationCounter, maker: @escaping Maker) {
+    init(key: ServiceKey, owner: String?, lifetime: ServiceLifetime, lock: CreationLock, maker: @escaping Maker) {
         self.key = key
         self.owner = owner
         self.lifetime = lifetime
-        self.counter = counter
+        self.lock = lock
         self.maker = maker
     }
 
     /// A slot whose factory makes `Service` values.
     static func of<Service: Sendable>(
         _ type: Service.Type, key: ServiceKey, owner: String?, lifetime: ServiceLifetime,
-        counter: CreationCounter, factory: @escaping @Sendable () throws -> Service
+        lock: CreationLock, factory: @escaping @Sendable () throws -> Service
     ) -> ServiceSlot {
-        ServiceSlot(key: key, owner: owner, lifetime: lifetime, counter: counter) { order in
+        ServiceSlot(key: key, owner: owner, lifetime: lifetime, lock: lock) { order in
             InstanceBox(try factory(), order: order)
         }
     }
@@ -57,23 +59,46 @@ final class ServiceSlot: Sendable {
     @inline(__always)
     func resolve<Service>(as type: Service.Type) throws(HiveError) -> Service {
         if let box = instance.load() { return box.value(as: type) }
-        if lifetime == .transient { return try make(order: 0).value(as: type) }
         return try create().value(as: type)
     }
 
-    /// The slow path: creates the singleton under the slot's lock, once.
+    /// The slow path: runs the factory, for a singleton under the creation lock and once.
     private func create() throws(HiveError) -> InstanceBox {
-        let thread = Self.currentThread()
-        if creator.load(ordering: .acquiring) == thread {
+        let thread = CreationLock.currentThread()
+        try enter(thread)
+        defer { leave(thread) }
+        if lifetime == .transient { return try make(order: 0) }
+        return try lock.withLock { () throws(HiveError) -> InstanceBox in
+            if let box = instance.load() { return box }
+            if let error = removalError() { throw error }
+            let box = try make(order: lock.takeOrder())
+            // Unregistered by the factory itself (or one it called): nobody else will
+            // release it.
+            if let error = removalError() {
+                box.releasing?.release()
+                throw error
+            }
+            return instance.storeIfNil(box)
+        }
+    }
+
+    /// Marks `thread` as running the factory; a thread already running it is in a cycle.
+    private func enter(_ thread: UInt) throws(HiveError) {
+        let cycle = state.withLock { state in
+            if state.running.contains(thread) { return true }
+            state.running.append(thread)
+            return false
+        }
+        if cycle {
             throw HiveError(
                 .circularDependency, module: owner,
-                "the factory of service '\(key)' resolves '\(key)' itself")
+                "service '\(key)' is resolved again while its own factory runs (a dependency cycle)")
         }
-        return try creating.withLock { _ throws(HiveError) -> InstanceBox in
-            if let box = instance.load() { return box }
-            creator.store(thread, ordering: .releasing)
-            defer { creator.store(0, ordering: .releasing) }
-            return instance.storeIfNil(try make(order: counter.take()))
+    }
+
+    private func leave(_ thread: UInt) {
+        state.withLock { state in
+            if let index = state.running.firstIndex(of: thread) { state.running.remove(at: index) }
         }
     }
 
@@ -89,24 +114,30 @@ final class ServiceSlot: Sendable {
         }
     }
 
+    /// The error a resolve of a slot that left its store gets, if it did.
+    private func removalError() -> HiveError? {
+        switch state.withLock({ $0.removal }) {
+        case nil: nil
+        case .removed?:
+            HiveError(
+                .notRegistered, module: owner,
+                "service '\(key)' was unregistered or replaced while it was being resolved")
+        case .closed?: ServiceStore.stopped(key, "resolve", module: owner)
+        }
+    }
+
+    /// Marks the slot as gone from its store; call under the creation lock, so that no
+    /// singleton can be created for it afterwards, except by a factory already running
+    /// on this thread (which then releases it itself).
+    func retire(_ removal: Removal) {
+        state.withLock { $0.removal = removal }
+    }
+
     /// When its singleton was created (a hive-wide sequence number), if it was.
     var creationOrder: Int? { instance.load()?.order }
 
     /// Calls ``ServiceReleasing/release()`` on the created singleton, if it conforms.
     func releaseInstance() {
         instance.load()?.releasing?.release()
-    }
-
-    /// The same registration with no instance created yet.
-    func renewed() -> ServiceSlot {
-        ServiceSlot(key: key, owner: owner, lifetime: lifetime, counter: counter, maker: maker)
-    }
-
-    private static func currentThread() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
     }
 }

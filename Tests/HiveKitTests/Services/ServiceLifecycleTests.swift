@@ -100,4 +100,40 @@ struct Owner: Module {
         #expect(journal.entries == ["release old"])
         #expect((try services.resolve(Resource.self) as? Handle)?.name == "new")
     }
+
+    @Test func afterTheHiveStoppedResolvesAndRegistrationsAreRefused() async throws {
+        let journal = Journal()
+        let made = Counter()
+        let hive = try Hive(modules: [ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal))])
+        try hive.services.register(Identity.self) { made.next(); return Token() }
+        try await hive.start()
+        _ = try hive.services.resolve(Identity.self)
+        _ = try hive.services.resolve(Resource.self, name: "a")
+        await hive.stop()
+        #expect(journal.entries == ["teardown a", "release a"])
+
+        let resolve = #expect(throws: HiveError.self) { try hive.services.resolve(Resource.self, name: "a") }
+        #expect(resolve?.code == .refusedEvent)
+        #expect(resolve?.message == "the hive has stopped: cannot resolve service 'Resource named 'a''")
+        #expect(throws: HiveError.self) { try hive.services.resolve(Identity.self) }
+        #expect(made.value.load(ordering: .relaxed) == 1)
+        #expect(!hive.services.isAvailable(Identity.self))
+        #expect(hive.services.registeredServices.isEmpty)
+        let register = #expect(throws: HiveError.self) { try hive.services.register(Greeter.self) { English() } }
+        #expect(register?.code == .refusedEvent)
+        #expect(register?.message == "the hive has stopped: cannot register service 'Greeter'")
+        #expect(journal.entries == ["teardown a", "release a"])
+    }
+
+    @Test func afterTheRollbackOfAFailedStartResolvesAreRefused() async throws {
+        let journal = Journal()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
+            ModuleRegistration(name: "failing", module: ScriptedModule(Recorder(), [.`init`: .fail("no")])),
+        ])
+        await #expect(throws: HiveError.self) { try await hive.start() }
+        let error = #expect(throws: HiveError.self) { try hive.services.resolve(Resource.self, name: "a") }
+        #expect(error?.code == .refusedEvent)
+        #expect(!journal.entries.contains("release a"))  // never created, so nothing to release
+    }
 }

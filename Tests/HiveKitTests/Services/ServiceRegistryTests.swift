@@ -11,6 +11,13 @@ final class Counter: Sendable {
 }
 protocol Identity: Sendable, AnyObject {}
 final class Token: Identity {}
+/// `@unchecked Sendable` is safe: no stored properties (a non-final class cannot be
+/// checked).
+class Vehicle: @unchecked Sendable {}
+/// `@unchecked Sendable` is safe: its only stored property is a `let` of a `Sendable` type.
+final class Truck: Vehicle, @unchecked Sendable {
+    let axles = [1, 2, 3]
+}
 
 @Suite struct ServiceRegistryTests {
     @Test func resolvesTheProtocolTypeWithoutCasts() throws {
@@ -106,5 +113,27 @@ final class Token: Identity {}
         try services.register(Greeter.self, name: "base") { English() }
         try services.register(Greeter.self) { Polite(inner: try services.resolve(Greeter.self, name: "base")) }
         #expect(try services.resolve(Greeter.self).greet("Ada") == "Hello, Ada!")
+    }
+
+    @Test func registrationsAreKeyedByTheStaticServiceTypeNotTheMetatypesDynamicType() throws {
+        let services = Hive().services
+        let vehicle: Vehicle.Type = Truck.self
+        try services.register(vehicle) { Vehicle() }
+        #expect(services.registeredServices == ["Vehicle"])
+        #expect(services.isAvailable(vehicle))
+        #expect(services.isAvailable(Vehicle.self))
+        #expect(!services.isAvailable(Truck.self))
+        let error = #expect(throws: HiveError.self) { try services.resolve(Truck.self) }
+        #expect(error?.code == .notRegistered)
+        #expect(!(try services.resolve(vehicle) is Truck))
+        #expect(services.unregister(vehicle))
+        #expect(!services.isAvailable(Vehicle.self))
+
+        var catalog = ServiceCatalog()
+        catalog.register(vehicle, implementation: "Plain") { Vehicle() }
+        #expect(catalog.serviceNames == ["Vehicle"])
+        try services.register(ServiceSpec(service: "Vehicle", implementation: "Plain"), catalog: catalog)
+        #expect(services.isAvailable(Vehicle.self))
+        #expect(!services.isAvailable(Truck.self))
     }
 }
