@@ -1,7 +1,11 @@
+import Dispatch
 import Synchronization
 
 /// Races an operation against its time budget without waiting for an operation that
 /// overran: the hive's way to abandon a stalled `teardown` and move on.
+///
+/// The budget's timer is a Dispatch timer, not a task: a hook that blocks its thread
+/// (every thread of the cooperative pool, at worst) cannot delay the verdict.
 enum BudgetRace {
     enum Outcome: Sendable {
         case returned
@@ -11,7 +15,6 @@ enum BudgetRace {
 
     private final class Race: Sendable {
         let isDecided = Atomic<Bool>(false)
-        let timer = Mutex<Task<Void, Never>?>(nil)
 
         /// True for the first caller only.
         func claim() -> Bool {
@@ -35,22 +38,18 @@ enum BudgetRace {
                 } catch {
                     outcome = .threw(error)
                 }
-                if race.claim() {
-                    race.timer.withLock { $0?.cancel() }
-                    continuation.resume(returning: outcome)
-                }
+                if race.claim() { continuation.resume(returning: outcome) }
             }
-            let timer = Task {
-                try? await Task.sleep(for: budget)
+            // After an operation that returned in time the timer still fires, finds the
+            // race decided and does nothing (these calls are few: terminate, teardown,
+            // unmount).
+            let nanoseconds = Int(clamping: budget.nanosecondsClamped)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                 if race.claim() {
                     work.cancel()
                     continuation.resume(returning: .timedOut)
                 }
             }
-            race.timer.withLock { $0 = timer }
-            // The operation may have returned before the timer was stored, finding
-            // nothing to cancel: cancel it now rather than let it sleep out the budget.
-            if race.isDecided.load(ordering: .acquiring) { timer.cancel() }
         }
     }
 }

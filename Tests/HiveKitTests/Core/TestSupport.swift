@@ -28,7 +28,7 @@ final class Recorder: Sendable {
 enum Behavior: Sendable {
     case fail(String)
     case sleep(Duration)
-    /// Sleeps without ever looking at cancellation (a truly stuck handler).
+    /// Waits without ever looking at cancellation (a truly stuck handler).
     case hang(Duration)
     case run(@Sendable (ModuleContext) async throws -> Void)
 }
@@ -60,7 +60,7 @@ struct ScriptedModule: Module {
         case nil: if tracksOverlap { await Task.yield(); try? await Task.sleep(for: .milliseconds(2)) }
         case .fail(let text)?: throw TestFailure(text)
         case .sleep(let duration)?: try await Task.sleep(for: duration)
-        case .hang(let duration)?: blockThread(for: duration)
+        case .hang(let duration)?: await waitIgnoringCancellation(for: duration)
         case .run(let body)?: try await body(context)
         }
     }
@@ -78,9 +78,12 @@ struct ScriptedModule: Module {
     func unmount(_ context: ModuleContext) async throws { try await hook(context) }
 }
 
-/// Blocks the calling thread, ignoring cancellation: a hook that is truly stuck.
-func blockThread(for duration: Duration) {
-    Thread.sleep(forTimeInterval: duration.seconds)
+/// Waits for `duration`, ignoring cancellation: a hook that is truly stuck. It does not
+/// block its thread, which the other tests running at the same time need.
+func waitIgnoringCancellation(for duration: Duration) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + duration.seconds) { continuation.resume() }
+    }
 }
 
 extension Duration {
