@@ -52,7 +52,8 @@ struct RouteURL: Sendable {
             guard let decoded = PercentDecoding.decode(bytes: part, plusIsSpace: false) else {
                 return .failure(Reason(text: "malformed encoding in '\(String(decoding: part, as: UTF8.self))'"))
             }
-            components.append(hasHost && components.isEmpty ? decoded.lowercased() : decoded)
+            let isHost = hasHost && components.isEmpty
+            components.append(isHost && part.contains(where: isUppercase) ? decoded.lowercased() : decoded)
         }
         var query: [(name: String, value: String)] = []
         if queryStart < end {
@@ -93,6 +94,10 @@ struct RouteURL: Sendable {
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isUppercase(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
