@@ -1,12 +1,43 @@
 /// A YAML node together with its file and key path (`modules[2].priority`), so that
 /// every error it makes names the file, the line and the key.
 struct ConfigNode {
+    /// The last step of a key path.
+    enum Step {
+        case none
+        case key(String)
+        case index(Int)
+    }
+
     /// The node as ``YAMLReader`` read it.
     let node: YAMLNode
-    /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
-    let keyPath: String
+    /// The key path of the collection holding the node (empty at the top).
+    let parentPath: String
+    /// The step from that collection to the node.
+    let step: Step
     /// The file name used in locations.
     let file: String
+
+    /// The top-level node of `file`.
+    init(root node: YAMLNode, file: String) {
+        self.init(node: node, parentPath: "", step: .none, file: file)
+    }
+
+    private init(node: YAMLNode, parentPath: String, step: Step, file: String) {
+        self.node = node
+        self.parentPath = parentPath
+        self.step = step
+        self.file = file
+    }
+
+    /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
+    /// Built when asked (for errors), not for every node read.
+    var keyPath: String {
+        switch step {
+        case .none: parentPath
+        case .key(let key): parentPath.isEmpty ? key : "\(parentPath).\(key)"
+        case .index(let index): "\(parentPath)[\(index)]"
+        }
+    }
 
     /// The 1-based line the node starts on.
     var line: Int { node.line }
@@ -25,12 +56,12 @@ struct ConfigNode {
 
     /// A node below this one.
     func child(_ node: YAMLNode, key: String) -> ConfigNode {
-        ConfigNode(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", file: file)
+        ConfigNode(node: node, parentPath: keyPath, step: .key(key), file: file)
     }
 
     /// An element of this list.
     func element(_ node: YAMLNode, index: Int) -> ConfigNode {
-        ConfigNode(node: node, keyPath: "\(keyPath)[\(index)]", file: file)
+        ConfigNode(node: node, parentPath: keyPath, step: .index(index), file: file)
     }
 
     /// An error at this node whose message starts with the key path.
@@ -53,9 +84,9 @@ struct ConfigNode {
     // MARK: Scalars
 
     /// The text of a non-null scalar, whatever its YAML type.
-    func text(expected: String = "a string") throws(HiveError) -> String {
+    func text(expected: @autoclosure () -> String = "a string") throws(HiveError) -> String {
         guard case .scalar(let text, let type) = node.content, type != .null else {
-            throw error("expected \(expected), got \(found)")
+            throw error("expected \(expected()), got \(found)")
         }
         return text
     }
@@ -95,10 +126,10 @@ struct ConfigNode {
 
     /// One of `choices`, by name.
     func choice<Value>(_ choices: [(name: String, value: Value)]) throws(HiveError) -> Value {
-        let names = choices.map(\.name).joined(separator: ", ")
-        let value = try text(expected: "one of \(names)")
+        func names() -> String { choices.map(\.name).joined(separator: ", ") }
+        let value = try text(expected: "one of \(names())")
         guard let match = choices.first(where: { $0.name == value }) else {
-            throw error("expected one of \(names); got \(found)")
+            throw error("expected one of \(names()); got \(found)")
         }
         return match.value
     }
@@ -111,7 +142,10 @@ struct ConfigNode {
         guard case .sequence(let sequence) = node.content else {
             throw error("expected a list of \(what), got \(found)")
         }
-        return sequence.enumerated().map { element($0.element, index: $0.offset) }
+        let path = keyPath
+        return sequence.enumerated().map {
+            ConfigNode(node: $0.element, parentPath: path, step: .index($0.offset), file: file)
+        }
     }
 
     /// The entries of a map whose keys must be among `keys`; a null counts as an empty map.
@@ -132,16 +166,19 @@ struct ConfigNode {
             throw error("expected \(what), got \(found)")
         }
         var result: [ConfigEntry] = []
+        result.reserveCapacity(mapping.count)
+        let path = keyPath
         for (keyNode, valueNode) in mapping {
-            let bare = ConfigNode(node: keyNode, keyPath: keyPath, file: file)
+            let bare = ConfigNode(node: keyNode, parentPath: path, step: .none, file: file)
             guard case .scalar(let name, let type) = keyNode.content else {
                 throw bare.error("keys must be plain names, got \(bare.found)")
             }
             guard type != .merge else {
                 throw bare.error("merge keys (<<) are not supported; write the keys out")
             }
-            let key = child(keyNode, key: name)
-            result.append(ConfigEntry(name: name, key: key, value: child(valueNode, key: name)))
+            let key = ConfigNode(node: keyNode, parentPath: path, step: .key(name), file: file)
+            let value = ConfigNode(node: valueNode, parentPath: path, step: .key(name), file: file)
+            result.append(ConfigEntry(name: name, key: key, value: value))
         }
         return result
     }

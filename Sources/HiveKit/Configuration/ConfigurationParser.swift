@@ -35,7 +35,7 @@ struct ConfigurationParser {
             }
             return configuration
         }
-        let top = ConfigNode(node: root, keyPath: "", file: file)
+        let top = ConfigNode(root: root, file: file)
         guard case .mapping = root.content else {
             throw top.error(
                 "the configuration must be a map of keys (\(Self.topLevelKeys.joined(separator: ", "))), got \(top.found)"

@@ -38,32 +38,37 @@ enum PlainScalar {
     /// A decimal (`-12`), hexadecimal (`0x1F`), octal (`0o17`, `017`) or binary (`0b101`)
     /// integer that fits an `Int`.
     static func int(_ text: String) -> Int? {
-        var digits = Substring(text)
-        var negative = false
-        if let sign = digits.first, sign == "-" || sign == "+" {
-            negative = sign == "-"
-            digits = digits.dropFirst()
+        var bytes = text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var radix = 10
+        if bytes.count > 1, bytes.first == UInt8(ascii: "0") {
+            switch bytes.dropFirst().first {
+            case UInt8(ascii: "x"): radix = 16; bytes = bytes.dropFirst(2)
+            case UInt8(ascii: "o"): radix = 8; bytes = bytes.dropFirst(2)
+            case UInt8(ascii: "b"): radix = 2; bytes = bytes.dropFirst(2)
+            default: radix = 8; bytes = bytes.dropFirst()
+            }
         }
-        guard !digits.isEmpty else { return nil }
-        let radix: Int
-        if digits.hasPrefix("0x") {
-            radix = 16
-            digits = digits.dropFirst(2)
-        } else if digits.hasPrefix("0o") {
-            radix = 8
-            digits = digits.dropFirst(2)
-        } else if digits.hasPrefix("0b") {
-            radix = 2
-            digits = digits.dropFirst(2)
-        } else if digits.count > 1, digits.hasPrefix("0") {
-            radix = 8
-            digits = digits.dropFirst()
-        } else {
-            radix = 10
+        guard !bytes.isEmpty else { return nil }
+        // Accumulated as a negative number, whose range includes Int.min.
+        var value = 0
+        for byte in bytes {
+            let digit: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            guard digit < radix else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
+            let (next, underflow) = shifted.subtractingReportingOverflow(digit)
+            guard !overflow, !underflow else { return nil }
+            value = next
         }
-        guard !digits.isEmpty, digits.first != "-", digits.first != "+" else { return nil }
-        // The sign goes to the parser, so that Int.min fits.
-        return Int((negative ? "-" : "") + digits, radix: radix)
+        if negative { return value }
+        return value == .min ? nil : -value
     }
 
     /// A floating-point number: `1.5`, `-2e3`, `.5`, `.inf`, `-.inf`, `.nan`.

@@ -21,10 +21,11 @@ extension Hive {
         let task = TaskKey.current
         guard task != 0 else { return }
         let caller = state.withLock { state -> ModuleEntry? in
-            // By index: iterating the entries would copy every one of them.
-            guard let index = state.entries.indices.first(where: {
-                state.entries[$0].runtime.hookTask.load(ordering: .relaxed) == task
-            }) else { return nil }
+            // Through a buffer pointer: iterating the entries would copy every one of them.
+            let found = state.entries.withUnsafeBufferPointer { buffer in
+                buffer.indices.first { buffer[$0].runtime.hookTask.load(ordering: .relaxed) == task }
+            }
+            guard let index = found else { return nil }
             return state.entries[index]
         }
         guard let caller else { return }

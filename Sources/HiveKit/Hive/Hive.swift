@@ -34,13 +34,15 @@ public final class Hive: Sendable {
         var monitor: Task<Void, Never>?
         var defaultBudget: Duration
 
-        // Entries are found by index, reading one field at a time: iterating them with a
-        // closure (`first(where:)`) copies every entry, and registering n modules that
-        // way was quadratic in copies.
+        // Entries are searched through a buffer pointer, reading one field in place:
+        // iterating them (`first(where:)`, even `entries[i].name`) copies whole entries,
+        // and registering n modules that way was quadratic in copies.
 
         /// The index of the module named `name`.
         func index(named name: String) -> Int? {
-            entries.indices.first { entries[$0].name == name }
+            entries.withUnsafeBufferPointer { buffer in
+                buffer.indices.first { buffer[$0].descriptor.name == name }
+            }
         }
 
         /// The module named `name`.
@@ -72,7 +74,11 @@ public final class Hive: Sendable {
         /// Sets the lifecycle of `entry`, if it is still registered (found by its unique
         /// sequence number).
         mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
-            guard let index = entries.indices.first(where: { entries[$0].sequence == entry.sequence }) else { return }
+            let sequence = entry.sequence
+            let found = entries.withUnsafeBufferPointer { buffer in
+                buffer.indices.first { buffer[$0].sequence == sequence }
+            }
+            guard let index = found else { return }
             entries[index].lifecycle = lifecycle
         }
     }
