@@ -1,10 +1,9 @@
-import Dispatch
 import Synchronization
 
 /// Races an operation against its time budget without waiting for an operation that
 /// overran: the hive's way to abandon a stalled `teardown` and move on.
 ///
-/// The budget's timer is a Dispatch timer, not a task: a hook that blocks its thread
+/// The budget is timed by ``DeadlineTimer``, not by a task: a hook that blocks its thread
 /// (every thread of the cooperative pool, at worst) cannot delay the verdict.
 enum BudgetRace {
     enum Outcome: Sendable {
@@ -15,6 +14,8 @@ enum BudgetRace {
 
     private final class Race: Sendable {
         let isDecided = Atomic<Bool>(false)
+        /// The ``DeadlineTimer`` id of the budget; 0 until registered.
+        let timer = Atomic<UInt64>(0)
 
         /// True for the first caller only.
         func claim() -> Bool {
@@ -38,18 +39,21 @@ enum BudgetRace {
                 } catch {
                     outcome = .threw(error)
                 }
-                if race.claim() { continuation.resume(returning: outcome) }
+                if race.claim() {
+                    let timer = race.timer.load(ordering: .acquiring)
+                    if timer != 0 { DeadlineTimer.shared.cancel(timer) }
+                    continuation.resume(returning: outcome)
+                }
             }
-            // After an operation that returned in time the timer still fires, finds the
-            // race decided and does nothing (these calls are few: terminate, teardown,
-            // unmount).
-            let nanoseconds = Int(clamping: budget.nanosecondsClamped)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            let timer = DeadlineTimer.shared.run(after: budget) {
                 if race.claim() {
                     work.cancel()
                     continuation.resume(returning: .timedOut)
                 }
             }
+            // An operation that returned before this store finds no timer to cancel; the
+            // timer then fires, finds the race decided and does nothing.
+            race.timer.store(timer, ordering: .releasing)
         }
     }
 }
