@@ -14,6 +14,7 @@ public struct DaemonOptions: Sendable {
     /// `NOTIFY_SOCKET`, `WATCHDOG_*`, `JOURNAL_STREAM`…, read at the top of `main`.
     public var systemd: SystemdEnvironment
 
+    /// Options for a daemon; see each property.
     public init(
         configurationPath: String?,
         embeddedConfiguration: String,

@@ -1,6 +1,8 @@
 /// A hook that is running: past its time budget when ``Hive/stalledHandlers()`` lists it.
 public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
+    /// The module whose hook runs.
     public let module: String
+    /// The event it handles.
     public let event: EventKind
     /// How long it has been running.
     public let elapsed: Duration

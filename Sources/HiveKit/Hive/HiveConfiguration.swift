@@ -9,6 +9,7 @@ public struct HiveConfiguration: Sendable {
     /// The logger modules' loggers derive from (they add `module` and `event` metadata).
     public var logger: Logger
 
+    /// A configuration; every parameter has a default.
     public init(
         environment: HiveEnvironment = .development,
         defaultBudget: Duration = .seconds(5),

@@ -61,6 +61,7 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
     /// The error a module threw, if any.
     public let underlying: (any Error)?
 
+    /// An error of kind `code` saying `message`, with what it concerns.
     public init(
         _ code: Code,
         module: String? = nil,

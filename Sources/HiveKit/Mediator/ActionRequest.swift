@@ -8,6 +8,7 @@ public struct ActionRequest: Sendable {
     /// The caller's parameters.
     public let parameters: [String: any Sendable]
 
+    /// A request for `action` of `target`.
     public init(target: String, action: String, parameters: [String: any Sendable] = [:]) {
         self.target = target
         self.action = action

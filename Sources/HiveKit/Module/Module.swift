@@ -35,6 +35,7 @@ public protocol Module: Sendable {
     func unmount(_ context: ModuleContext) async throws
 }
 
+/// Every hook does nothing unless a module implements it.
 extension Module {
     public func setup(_ context: ModuleContext) async throws {}
     public func initialize(_ context: ModuleContext) async throws {}

@@ -16,6 +16,7 @@ public struct ModuleCatalog: Sendable {
 
     private var factories: [String: Factory] = [:]
 
+    /// An empty catalog.
     public init() {}
 
     /// Makes `type` buildable by name; a later registration of the same name replaces it.

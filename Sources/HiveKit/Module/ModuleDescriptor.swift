@@ -19,6 +19,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// The module's own settings, read through ``ModuleContext/settings``.
     public var settings: Settings
 
+    /// A descriptor; only the name is required.
     public init(
         name: String,
         level: ModuleLevel = .normal,

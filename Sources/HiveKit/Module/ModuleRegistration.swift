@@ -5,6 +5,7 @@ public struct ModuleRegistration: Sendable {
     /// The module itself.
     public var module: any Module
 
+    /// Registers `module` as `descriptor` describes it.
     public init(_ descriptor: ModuleDescriptor, module: any Module) {
         self.descriptor = descriptor
         self.module = module

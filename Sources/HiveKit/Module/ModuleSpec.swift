@@ -10,6 +10,7 @@ public struct ModuleSpec: Sendable, Hashable {
     /// Where the module was declared (`file:line`), for error messages; `nil` in code.
     public var location: SourceLocation?
 
+    /// A configured module: its descriptor, catalog type, enabled flag and location.
     public init(
         _ descriptor: ModuleDescriptor,
         type: String,

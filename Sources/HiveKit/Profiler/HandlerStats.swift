@@ -16,6 +16,7 @@ public struct HandlerStats: Sendable, Hashable {
     /// The latest call's outcome; `nil` before the first call.
     public private(set) var lastOutcome: HandlerOutcome?
 
+    /// No calls yet.
     public init() {}
 
     /// The mean duration of a call.

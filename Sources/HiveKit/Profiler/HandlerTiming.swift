@@ -1,10 +1,15 @@
 /// One handler call: which module, which event, how long, how it ended.
 public struct HandlerTiming: Sendable, Hashable, CustomStringConvertible {
+    /// The module called.
     public let module: String
+    /// The event it handled.
     public let event: EventKind
+    /// How long the call took.
     public let duration: Duration
+    /// Whether it returned, threw or was abandoned.
     public let outcome: HandlerOutcome
 
+    /// A timing of one call.
     public init(module: String, event: EventKind, duration: Duration, outcome: HandlerOutcome) {
         self.module = module
         self.event = event

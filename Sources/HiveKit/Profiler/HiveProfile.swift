@@ -3,9 +3,13 @@
 public struct HiveProfile: Sendable {
     /// One module's statistics.
     public struct Module: Sendable {
+        /// The module's name.
         public let name: String
+        /// Its level.
         public let level: ModuleLevel
+        /// Its priority.
         public let priority: Int
+        /// Whether it is async.
         public let isAsync: Bool
         /// Statistics per event kind the module received.
         public let events: [EventKind: HandlerStats]

@@ -27,6 +27,7 @@ public struct StartupProfile: Sendable, Hashable {
     /// From the first `setup` call to the last `init` return.
     public let total: Duration
 
+    /// A profile of `phases` that took `total` in all (empty before start-up).
     public init(phases: [StartupPhase] = [], total: Duration = .zero) {
         self.phases = phases
         self.total = total

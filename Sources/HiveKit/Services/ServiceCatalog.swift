@@ -25,6 +25,7 @@ public struct ServiceCatalog: Sendable {
     /// Implementation name → service type → registration builder.
     private var implementations: [String: [ObjectIdentifier: SlotMaker]] = [:]
 
+    /// An empty catalog.
     public init() {}
 
     /// Makes `implementation` available, by name, as an implementation of `type`.

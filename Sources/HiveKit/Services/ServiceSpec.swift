@@ -13,6 +13,7 @@ public struct ServiceSpec: Sendable, Hashable {
     /// Where the entry was declared, for error messages.
     public var location: SourceLocation?
 
+    /// A `services:` entry.
     public init(
         service: String, implementation: String, name: String? = nil,
         isSingleton: Bool = true, location: SourceLocation? = nil

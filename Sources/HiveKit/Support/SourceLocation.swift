@@ -5,6 +5,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based line number.
     public var line: Int
 
+    /// Line `line` (1-based) of the file at `path`.
     public init(path: String, line: Int) {
         self.path = path
         self.line = line
