@@ -20,10 +20,4 @@ struct YAMLNode {
         guard case .scalar(_, .null) = content else { return false }
         return true
     }
-
-    /// Whether the node is the scalar `text` (a map key compared for duplicates).
-    func isScalar(_ text: String) -> Bool {
-        guard case .scalar(let own, _) = content else { return false }
-        return own == text
-    }
 }

@@ -126,18 +126,15 @@ private struct Composer {
         guard frame.isMapping else { return YAMLNode(content: .sequence(frame.children), line: frame.line, size: size) }
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         pairs.reserveCapacity(frame.children.count / 2)
-        // Small maps (all of a module entry's) are checked for duplicates by scanning the
-        // keys so far, larger ones through a dictionary.
-        var firstLine: [String: Int]? = frame.children.count > 32 ? [:] : nil
+        var firstLine: [String: Int] = [:]
         var index = 0
         while index + 1 < frame.children.count {
             let key = frame.children[index]
             if case .scalar(let name, _) = key.content {
-                let first = firstLine == nil ? pairs.first(where: { $0.key.isScalar(name) })?.key.line : firstLine?[name]
-                if let first {
+                if let first = firstLine[name] {
                     throw error(line: key.line, "duplicate key '\(name)' in the same map (first at line \(first))")
                 }
-                firstLine?[name] = key.line
+                firstLine[name] = key.line
             }
             pairs.append((key, frame.children[index + 1]))
             index += 2

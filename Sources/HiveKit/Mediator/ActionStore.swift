@@ -17,7 +17,7 @@ final class ActionStore: Sendable {
     func add(_ action: Action, replacing: Bool) throws(HiveError) {
         try state.withLock { state throws(HiveError) in
             if state.isClosed {
-                throw RouteStore.closedError("cannot register action '\(action.target).\(action.name)'")
+                throw HiveError.hiveStopped("cannot register action '\(action.target).\(action.name)'")
             }
             if !replacing, state.targets[action.target]?[action.name] != nil {
                 throw HiveError(
@@ -33,7 +33,7 @@ final class ActionStore: Sendable {
     /// - Throws: ``HiveError`` `.refusedEvent` once the hive has stopped.
     func lookup(target: String, action: String) throws(HiveError) -> (Action?, NotFoundHandler?, [String]?) {
         try state.withLock { state throws(HiveError) in
-            if state.isClosed { throw RouteStore.closedError("cannot perform '\(target).\(action)'") }
+            if state.isClosed { throw HiveError.hiveStopped("cannot perform '\(target).\(action)'") }
             let actions = state.targets[target]
             if let found = actions?[action] { return (found, nil, nil) }
             return (nil, state.notFound?.handler, actions.map { $0.keys.sorted() })

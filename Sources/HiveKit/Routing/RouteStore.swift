@@ -25,7 +25,7 @@ final class RouteStore: Sendable {
     func add(_ text: String, priority: Int, owner: String?, handler: @escaping Route.Handler) throws(HiveError) {
         let pattern = try RoutePattern(text)
         try state.withLock { state throws(HiveError) in
-            if state.isClosed { throw Self.closedError("cannot register route '\(text)'") }
+            if state.isClosed { throw HiveError.hiveStopped("cannot register route '\(text)'") }
             let route = Route(
                 text: text, pattern: pattern, priority: priority, sequence: state.nextSequence,
                 owner: owner, handler: handler)
@@ -104,10 +104,6 @@ final class RouteStore: Sendable {
     /// the profiler.
     func close() {
         state.withLock { $0.isClosed = true }
-    }
-
-    static func closedError(_ what: String) -> HiveError {
-        HiveError(.refusedEvent, "\(what): the hive has stopped")
     }
 
     /// Every route, in registration order.

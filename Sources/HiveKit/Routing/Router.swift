@@ -68,7 +68,7 @@ public struct Router: Sendable {
     public func open(_ url: String) async throws(HiveError) -> Bool {
         let parsed = try RouteURL(url)
         guard let (matches, unmatched) = store.candidates(for: parsed) else {
-            throw RouteStore.closedError("cannot open '\(url)'")
+            throw HiveError.hiveStopped("cannot open '\(url)'")
         }
         if !matches.isEmpty {
             var query: [String: String] = [:]
