@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "HiveKit", targets: ["HiveKit"]),
+        .library(name: "HiveDaemon", targets: ["HiveDaemon"]),
         .executable(name: "hived", targets: ["hived"]),
     ],
     dependencies: [
@@ -23,9 +24,19 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The module runtime: pure Swift, swift-log only, so a package that uses modules
+        // builds anywhere without libsystemd or libyaml.
         .target(
             name: "HiveKit",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The daemon layer: signals, systemd, configuration files, journald.
+        .target(
+            name: "HiveDaemon",
+            dependencies: [
+                "HiveKit",
                 "CSystemd",
                 "CYAML",
                 .product(name: "Logging", package: "swift-log"),
@@ -35,6 +46,7 @@ let package = Package(
             name: "hived",
             dependencies: [
                 "HiveKit",
+                "HiveDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -42,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "HiveKitTests",
             dependencies: ["HiveKit"]
+        ),
+        .testTarget(
+            name: "HiveDaemonTests",
+            dependencies: ["HiveDaemon", "HiveKit"]
         ),
         .testTarget(
             name: "HivedTests",

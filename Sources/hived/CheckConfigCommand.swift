@@ -1,4 +1,5 @@
 import ArgumentParser
+import HiveDaemon
 import HiveKit
 
 /// `hived check-config PATH`: validates a configuration file without running anything.

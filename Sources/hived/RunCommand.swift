@@ -1,4 +1,5 @@
 import ArgumentParser
+import HiveDaemon
 import HiveKit
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HiveDaemon
 import HiveKit
 
 // Before anything else, while this is the only thread: block the signals hived reads

@@ -11,7 +11,7 @@ public struct Settings: Sendable, Hashable {
     /// The module these settings belong to, named in errors.
     public var owner: String
     /// Where the settings were written, if they come from a file; not part of equality.
-    var origin: SettingsOrigin?
+    package var origin: SettingsOrigin?
 
     /// Settings with `values`, belonging to the module `owner`.
     public init(_ values: [String: SettingValue] = [:], owner: String = "") {

@@ -1,6 +1,6 @@
 /// Where a module's settings were written in a configuration file, so that a setting's
 /// error names the line of its key and its full key path (`stall_on.teardown`).
-struct SettingsOrigin: Sendable {
+package struct SettingsOrigin: Sendable {
     /// The file, as error locations name it.
     let file: String
     /// The line of each key by its path below `settings:`; `""` is the map itself.
@@ -8,6 +8,13 @@ struct SettingsOrigin: Sendable {
     /// The path of these settings below the module's own (`""`, or `stall_on` for the
     /// nested settings ``Settings/settings(_:)`` returns).
     let prefix: String
+
+    /// The origin of settings written in `file`, with the line of each key by its path.
+    package init(file: String, lines: [String: Int], prefix: String) {
+        self.file = file
+        self.lines = lines
+        self.prefix = prefix
+    }
 
     /// The full path of `key` in these settings.
     func path(of key: String) -> String {

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// The budget is timed by ``DeadlineTimer``, not by a task: a hook that blocks its thread
 /// (every thread of the cooperative pool, at worst) cannot delay the verdict.
-enum BudgetRace {
-    enum Outcome: Sendable {
+package enum BudgetRace {
+    package enum Outcome: Sendable {
         case returned
         case threw(any Error)
         case timedOut
@@ -25,7 +25,7 @@ enum BudgetRace {
 
     /// Runs `operation` in a task of its own and returns its outcome, or `.timedOut` once
     /// `budget` has passed; the overrunning task is cancelled and left behind.
-    static func run(
+    package static func run(
         within budget: Duration,
         _ operation: @escaping @Sendable () async throws -> Void
     ) async -> Outcome {

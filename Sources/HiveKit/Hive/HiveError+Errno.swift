@@ -14,7 +14,7 @@ extension HiveError {
     }
 
     /// `module` and `event` metadata for logging this error.
-    var logMetadata: Logger.Metadata {
+    package var logMetadata: Logger.Metadata {
         var metadata: Logger.Metadata = [:]
         if let module { metadata["module"] = .string(module) }
         if let event { metadata["event"] = .stringConvertible(event.kind) }

@@ -26,7 +26,7 @@ public struct ServiceSpec: Sendable, Hashable {
     }
 
     /// The same entry without its location, to compare two files' entries.
-    var withoutLocation: ServiceSpec {
+    package var withoutLocation: ServiceSpec {
         var spec = self
         spec.location = nil
         return spec

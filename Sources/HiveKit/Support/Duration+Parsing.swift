@@ -21,7 +21,7 @@ extension Duration {
     }
 
     /// The duration in whole nanoseconds, saturating at `UInt64.max`.
-    var nanosecondsClamped: UInt64 {
+    package var nanosecondsClamped: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
         let (ns, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
@@ -30,7 +30,7 @@ extension Duration {
     }
 
     /// A short human form: `850µs`, `12.5ms`, `3.2s`.
-    var shortDescription: String {
+    package var shortDescription: String {
         let ns = Double(nanosecondsClamped)
         if ns < 1e6 { return "\(Int(ns / 1e3))µs" }
         if ns < 1e9 { return "\((ns / 1e5).rounded() / 10)ms" }
@@ -40,7 +40,7 @@ extension Duration {
 
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }),
             let end = lastIndex(where: { !isSpace($0) })

@@ -1,0 +1,221 @@
+import HiveKit
+/// A YAML node together with its file and key path (`modules[2].priority`), so that
+/// every error it makes names the file, the line and the key.
+struct ConfigNode {
+    /// The last step of a key path.
+    enum Step {
+        case none
+        case key(String)
+        case index(Int)
+    }
+
+    /// The node as ``YAMLReader`` read it.
+    let node: YAMLNode
+    /// The key path of the collection holding the node (empty at the top).
+    let parentPath: String
+    /// The step from that collection to the node.
+    let step: Step
+    /// The file name used in locations.
+    let file: String
+
+    /// The top-level node of `file`.
+    init(root node: YAMLNode, file: String) {
+        self.init(node: node, parentPath: "", step: .none, file: file)
+    }
+
+    private init(node: YAMLNode, parentPath: String, step: Step, file: String) {
+        self.node = node
+        self.parentPath = parentPath
+        self.step = step
+        self.file = file
+    }
+
+    /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
+    /// Built when asked (for errors), not for every node read.
+    var keyPath: String {
+        switch step {
+        case .none: parentPath
+        case .key(let key): parentPath.isEmpty ? key : "\(parentPath).\(key)"
+        case .index(let index): "\(parentPath)[\(index)]"
+        }
+    }
+
+    /// The 1-based line the node starts on.
+    var line: Int { node.line }
+
+    /// `file:line` of the node.
+    var location: SourceLocation { SourceLocation(path: file, line: line) }
+
+    /// The scalar's YAML type; `nil` for a list or a map.
+    var type: ScalarType? {
+        guard case .scalar(_, let type) = node.content else { return nil }
+        return type
+    }
+
+    /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
+    var isNull: Bool { node.isNull }
+
+    /// A node below this one.
+    func child(_ node: YAMLNode, key: String) -> ConfigNode {
+        ConfigNode(node: node, parentPath: keyPath, step: .key(key), file: file)
+    }
+
+    /// An element of this list.
+    func element(_ node: YAMLNode, index: Int) -> ConfigNode {
+        ConfigNode(node: node, parentPath: keyPath, step: .index(index), file: file)
+    }
+
+    /// An error at this node whose message starts with the key path.
+    func error(
+        _ message: String, code: HiveError.Code = .invalidConfiguration, module: String? = nil
+    ) -> HiveError {
+        let text = keyPath.isEmpty ? message : "\(keyPath): \(message)"
+        return HiveError(code, module: module, location: location, text)
+    }
+
+    /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
+    var found: String {
+        switch node.content {
+        case .scalar(let text, _): isNull ? "nothing" : "'\(text)'"
+        case .mapping: "a map"
+        case .sequence: "a list"
+        }
+    }
+
+    // MARK: Scalars
+
+    /// The text of a non-null scalar, whatever its YAML type.
+    func text(expected: @autoclosure () -> String = "a string") throws(HiveError) -> String {
+        guard case .scalar(let text, let type) = node.content, type != .null else {
+            throw error("expected \(expected()), got \(found)")
+        }
+        return text
+    }
+
+    /// A non-empty string (a name, a type).
+    func name() throws(HiveError) -> String {
+        let value = try text(expected: "a name")
+        guard !value.trimmingWhitespace().isEmpty else { throw error("must not be empty") }
+        return value
+    }
+
+    /// An integer (`100`, `-5`, `0x10`).
+    func int() throws(HiveError) -> Int {
+        guard case .scalar(let text, .int) = node.content, let value = PlainScalar.int(text) else {
+            throw error("expected an integer, got \(found)")
+        }
+        return value
+    }
+
+    /// A boolean (`true`/`false`, also YAML 1.1's `yes`/`no`/`on`/`off`).
+    func bool() throws(HiveError) -> Bool {
+        guard case .scalar(let text, .bool) = node.content, let value = PlainScalar.bool(text) else {
+            throw error("expected true or false, got \(found)")
+        }
+        return value
+    }
+
+    /// A positive duration written as `250ms`, `5s`, `2m`, `1h` or a number of seconds.
+    func duration() throws(HiveError) -> Duration {
+        let expected = "a duration such as 250ms, 5s or 2m"
+        guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type),
+            let value = Duration(parsing: text)
+        else { throw error("expected \(expected), got \(found)") }
+        guard value > .zero else { throw error("must be longer than zero, got \(found)") }
+        return value
+    }
+
+    /// One of `choices`, by name.
+    func choice<Value>(_ choices: [(name: String, value: Value)]) throws(HiveError) -> Value {
+        func names() -> String { choices.map(\.name).joined(separator: ", ") }
+        let value = try text(expected: "one of \(names())")
+        guard let match = choices.first(where: { $0.name == value }) else {
+            throw error("expected one of \(names()); got \(found)")
+        }
+        return match.value
+    }
+
+    // MARK: Collections
+
+    /// The elements of a list; a null counts as an empty list.
+    func list(of what: String) throws(HiveError) -> [ConfigNode] {
+        if isNull { return [] }
+        guard case .sequence(let sequence) = node.content else {
+            throw error("expected a list of \(what), got \(found)")
+        }
+        let path = keyPath
+        return sequence.enumerated().map {
+            ConfigNode(node: $0.element, parentPath: path, step: .index($0.offset), file: file)
+        }
+    }
+
+    /// The entries of a map whose keys must be among `keys`; a null counts as an empty map.
+    ///
+    /// - Throws: at the key's line for a key not in `keys`, or for a non-scalar or merge key.
+    func map(keys: [String], of what: String) throws(HiveError) -> ConfigMap {
+        let entries = try entries(of: what)
+        for entry in entries where !keys.contains(entry.name) {
+            throw entry.key.error("unknown key; expected \(keys.joined(separator: ", "))")
+        }
+        return ConfigMap(node: self, entries: entries)
+    }
+
+    /// The entries of a map with any scalar keys; a null counts as an empty map.
+    func entries(of what: String) throws(HiveError) -> [ConfigEntry] {
+        if isNull { return [] }
+        guard case .mapping(let mapping) = node.content else {
+            throw error("expected \(what), got \(found)")
+        }
+        var result: [ConfigEntry] = []
+        result.reserveCapacity(mapping.count)
+        let path = keyPath
+        for (keyNode, valueNode) in mapping {
+            let bare = ConfigNode(node: keyNode, parentPath: path, step: .none, file: file)
+            guard case .scalar(let name, let type) = keyNode.content else {
+                throw bare.error("keys must be plain names, got \(bare.found)")
+            }
+            guard type != .merge else {
+                throw bare.error("merge keys (<<) are not supported; write the keys out")
+            }
+            let key = ConfigNode(node: keyNode, parentPath: path, step: .key(name), file: file)
+            let value = ConfigNode(node: valueNode, parentPath: path, step: .key(name), file: file)
+            result.append(ConfigEntry(name: name, key: key, value: value))
+        }
+        return result
+    }
+}
+
+/// One `key: value` pair of a YAML map.
+struct ConfigEntry {
+    /// The key's text.
+    let name: String
+    /// The key node (for errors about the key itself).
+    let key: ConfigNode
+    /// The value node.
+    let value: ConfigNode
+}
+
+/// A YAML map whose keys were checked against the allowed ones.
+struct ConfigMap {
+    /// The map itself.
+    let node: ConfigNode
+    /// Its entries in file order.
+    let entries: [ConfigEntry]
+
+    /// The value for `key`; `nil` when absent or null (a null means "use the default").
+    subscript(key: String) -> ConfigNode? {
+        guard let value = entries.first(where: { $0.name == key })?.value, !value.isNull else { return nil }
+        return value
+    }
+
+    /// The value for a required `key`.
+    ///
+    /// - Throws: at the key's line when it is null, at the map's line when it is absent.
+    func required(_ key: String) throws(HiveError) -> ConfigNode {
+        if let value = self[key] { return value }
+        if let entry = entries.first(where: { $0.name == key }) {
+            throw entry.value.error("is required and must not be empty")
+        }
+        throw node.child(node.node, key: key).error("is required")
+    }
+}

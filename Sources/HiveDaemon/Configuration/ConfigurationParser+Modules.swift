@@ -1,0 +1,42 @@
+import HiveKit
+extension ConfigurationParser {
+    static let moduleKeys = ["name", "type", "level", "priority", "async", "enabled", "budget", "settings"]
+
+    /// The `modules:` list; names must be unique and, with a catalog, types known.
+    func modules(_ node: ConfigNode) throws(HiveError) -> [ModuleSpec] {
+        var specs: [ModuleSpec] = []
+        var firstLines: [String: Int] = [:]
+        for item in try node.list(of: "modules") {
+            let map = try item.map(keys: Self.moduleKeys, of: "a module (a map with name and type)")
+            let nameNode = try map.required("name")
+            let name = try nameNode.name()
+            if let firstLine = firstLines[name] {
+                throw nameNode.error(
+                    "duplicate module name '\(name)' (first declared at line \(firstLine))",
+                    code: .duplicateModule, module: name)
+            }
+            firstLines[name] = nameNode.line
+            let typeNode = try map.required("type")
+            let type = try typeNode.name()
+            if let catalog, !catalog.contains(type) {
+                let known = catalog.typeNames.isEmpty ? "none" : catalog.typeNames.joined(separator: ", ")
+                throw typeNode.error(
+                    "unknown module type '\(type)' (known: \(known))", code: .unknownModuleType, module: name)
+            }
+            var descriptor = ModuleDescriptor(name: name)
+            if let level = map["level"] { descriptor.level = try level.choice(ModuleLevel.allCases.map { ($0.description, $0) }) }
+            if let priority = map["priority"] { descriptor.priority = try priority.int() }
+            if let isAsync = map["async"] { descriptor.isAsync = try isAsync.bool() }
+            if let budget = map["budget"] { descriptor.budget = try budget.duration() }
+            if let settings = map["settings"] {
+                descriptor.settings = Settings(try settingsMap(settings), owner: name)
+                descriptor.settings.origin = SettingsOrigin(file: file, lines: settingLines(settings), prefix: "")
+            } else {
+                descriptor.settings = Settings(owner: name)
+            }
+            let isEnabled = try map["enabled"]?.bool() ?? true
+            specs.append(ModuleSpec(descriptor, type: type, isEnabled: isEnabled, location: item.location))
+        }
+        return specs
+    }
+}

@@ -1,0 +1,34 @@
+import HiveKit
+extension ConfigurationParser {
+    static let serviceKeys = ["service", "implementation", "name", "lifetime"]
+
+    /// The `services:` list; each (service, name) pair may appear once.
+    func services(_ node: ConfigNode) throws(HiveError) -> [ServiceSpec] {
+        var specs: [ServiceSpec] = []
+        var firstLines: [String: Int] = [:]
+        for item in try node.list(of: "services") {
+            let map = try item.map(keys: Self.serviceKeys, of: "a service (a map with service and implementation)")
+            let serviceNode = try map.required("service")
+            let service = try serviceNode.name()
+            let implementation = try map.required("implementation").name()
+            let name = try map["name"]?.name()
+            var isSingleton = true
+            if let lifetime = map["lifetime"] {
+                isSingleton = try lifetime.choice([(name: "singleton", value: true), (name: "transient", value: false)])
+            }
+            let identity = name.map { "\(service) named '\($0)'" } ?? service
+            if let firstLine = firstLines[identity] {
+                let culprit = map["name"] ?? serviceNode
+                throw culprit.error(
+                    "service \(identity) is declared twice (first at line \(firstLine))",
+                    code: .duplicateRegistration)
+            }
+            firstLines[identity] = item.line
+            specs.append(
+                ServiceSpec(
+                    service: service, implementation: implementation, name: name,
+                    isSingleton: isSingleton, location: item.location))
+        }
+        return specs
+    }
+}

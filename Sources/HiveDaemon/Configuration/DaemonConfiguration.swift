@@ -1,0 +1,63 @@
+import HiveKit
+/// Everything a hived configuration file says, validated: environment, logging, time
+/// budgets, the signal map, the modules and the services.
+///
+/// Build one with ``ConfigurationLoader/load(path:catalog:environment:)`` or
+/// ``ConfigurationLoader/parse(_:path:catalog:environment:)``; `init()` gives the
+/// empty configuration an empty file yields.
+///
+/// ## Configuration keys
+/// - `environment`: `development`, `testing`, `staging` or `production` (default);
+///   overridden by `HIVED_ENVIRONMENT`.
+/// - `log`: see ``LogConfiguration``.
+/// - `budgets`: see ``BudgetConfiguration``.
+/// - `signals`: signal name or number → `custom:NAME`, `memoryWarning` or `reload`.
+/// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
+///   `budget`, `settings` entries (see ``ModuleSpec``).
+/// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
+///   (see ``ServiceSpec``).
+public struct DaemonConfiguration: Sendable, Hashable {
+    /// The deployment environment every module's context reports.
+    public var environment: HiveEnvironment
+    /// Log level and target.
+    public var log: LogConfiguration
+    /// Per-event and whole-stop time budgets.
+    public var budgets: BudgetConfiguration
+    /// What each mapped signal fires, by signal number. Never contains a signal that
+    /// cannot be caught (`SIGKILL`, `SIGSTOP`), reports a fault (`SIGSEGV`…) or has a
+    /// fixed meaning (`SIGTERM`, `SIGINT`, `SIGHUP`, `SIGTSTP`, `SIGCONT`).
+    public var signals: [Int32: HiveEvent]
+    /// The configured modules, in file order, disabled ones included; names are unique.
+    public var modules: [ModuleSpec]
+    /// The configured services, in file order; (service, name) pairs are unique.
+    public var services: [ServiceSpec]
+    /// The file the configuration was read from; `nil` for embedded text.
+    public var path: String?
+
+    /// A configuration; the defaults are those of an empty file.
+    public init(
+        environment: HiveEnvironment = .production,
+        log: LogConfiguration = LogConfiguration(),
+        budgets: BudgetConfiguration = BudgetConfiguration(),
+        signals: [Int32: HiveEvent] = [:],
+        modules: [ModuleSpec] = [],
+        services: [ServiceSpec] = [],
+        path: String? = nil
+    ) {
+        self.environment = environment
+        self.log = log
+        self.budgets = budgets
+        self.signals = signals
+        self.modules = modules
+        self.services = services
+        self.path = path
+    }
+
+    /// The modules that are enabled, in file order.
+    public var enabledModules: [ModuleSpec] { modules.filter(\.isEnabled) }
+
+    /// The configured module named `name`, enabled or not.
+    public func module(named name: String) -> ModuleSpec? {
+        modules.first { $0.name == name }
+    }
+}

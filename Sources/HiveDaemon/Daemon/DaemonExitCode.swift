@@ -1,0 +1,12 @@
+import HiveKit
+/// hived's exit statuses, for systemd and scripts.
+public enum DaemonExitCode: Int32, Sendable {
+    /// A clean stop: every module terminated and tore down.
+    case success = 0
+    /// A module's `setup` or `init` failed; the modules already set up were torn down.
+    case moduleFailed = 70
+    /// The stop budget ran out before every module tore down.
+    case stopBudgetExceeded = 75
+    /// The configuration cannot start (`EX_CONFIG`); also `check-config`'s failure.
+    case invalidConfiguration = 78
+}

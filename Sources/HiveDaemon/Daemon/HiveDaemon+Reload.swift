@@ -1,0 +1,67 @@
+import HiveKit
+extension HiveDaemon {
+    /// Reloads: `RELOADING=1` first, then read and validate the whole file; only a valid
+    /// file is applied. `READY=1` follows either way, with `STATUS=` saying what changed
+    /// or, for a bad file, the error while the previous configuration keeps running.
+    /// Once `STOPPING=1` was sent, a reload still queued is skipped.
+    func reload(_ hive: Hive) async {
+        let stopping = current.withLock { current in
+            if !current.sentStopping { current.isReloading = true }
+            return current.sentStopping
+        }
+        guard !stopping else {
+            logger.info("reload skipped: stopping")
+            return
+        }
+        defer { current.withLock { $0.isReloading = false } }
+        notifier.send(.reloading(status: "reloading configuration"))
+        let configuration: DaemonConfiguration
+        readingSince.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
+        do {
+            configuration = try options.loadConfiguration()
+            readingSince.store(0, ordering: .relaxed)
+        } catch {
+            readingSince.store(0, ordering: .relaxed)
+            rejectReload(error)
+            return
+        }
+        let summary: ReloadSummary
+        do {
+            summary = try await hive.reload(to: configuration.modules, catalog: options.catalog)
+        } catch {
+            rejectReload(error)
+            return
+        }
+        var changes: [String] = []
+        if hive.defaultBudget != configuration.budgets.event { changes.append("event budget \(configuration.budgets.event.shortDescription)") }
+        if HiveLogging.level != configuration.log.level { changes.append("log level \(configuration.log.level)") }
+        hive.defaultBudget = configuration.budgets.event
+        HiveLogging.level = configuration.log.level
+        let (oldTarget, oldServices) = current.withLock { current in
+            if current.signals != configuration.signals { changes.append("signal map") }
+            if current.stopBudget != configuration.budgets.stop {
+                changes.append("stop budget \(configuration.budgets.stop.shortDescription)")
+            }
+            current.signals = configuration.signals
+            current.stopBudget = configuration.budgets.stop
+            return (current.logTarget, current.services)
+        }
+        for (what, changed) in [
+            ("environment", configuration.environment != hive.environment),
+            ("log.target", configuration.log.target != oldTarget),
+            ("services", configuration.services.map(\.withoutLocation) != oldServices.map(\.withoutLocation)),
+        ] where changed {
+            logger.warning("\(what) changed: takes effect at the next start")
+        }
+        var status = "reloaded: \(summary)"
+        if !changes.isEmpty { status += "; changed \(changes.joined(separator: ", "))" }
+        if hive.phase == .suspended { status += " (suspended: SIGCONT resumes)" }
+        logger.info("\(status)")
+        notifier.send(.ready(status: status))
+    }
+
+    private func rejectReload(_ error: HiveError) {
+        logger.error("reload rejected, previous configuration still running: \(error)")
+        notifier.send(.ready(status: "reload failed, previous configuration still running: \(error)"))
+    }
+}

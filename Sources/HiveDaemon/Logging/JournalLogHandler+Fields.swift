@@ -1,0 +1,50 @@
+import HiveKit
+import Logging
+
+extension JournalLogHandler {
+    /// The journal fields for one log call, in this order: `MESSAGE`, `PRIORITY`,
+    /// `SYSLOG_IDENTIFIER`, `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`, `HIVE_MODULE` and
+    /// `HIVE_EVENT` (when those metadata keys are set), the other metadata as `HIVE_<KEY>`
+    /// sorted by key, and `HIVE_ERROR` when the call passed an error.
+    ///
+    /// Pure: builds the list without touching journald.
+    ///
+    /// - Parameters:
+    ///   - event: the log call.
+    ///   - metadata: the merged metadata to write (the handler's, the provider's, the call's).
+    ///   - identifier: the `SYSLOG_IDENTIFIER`.
+    public static func fields(
+        for event: LogEvent,
+        metadata: Logger.Metadata,
+        identifier: String = "hived"
+    ) -> [JournalField] {
+        var fields = [JournalField]()
+        fields.reserveCapacity(8 + metadata.count)
+        fields.append(JournalField("MESSAGE", event.message.description))
+        fields.append(JournalField("PRIORITY", String(syslogPriority(of: event.level))))
+        fields.append(JournalField("SYSLOG_IDENTIFIER", identifier))
+        fields.append(JournalField("CODE_FILE", event.file))
+        fields.append(JournalField("CODE_LINE", String(event.line)))
+        fields.append(JournalField("CODE_FUNC", event.function))
+        if let module = metadata["module"] { fields.append(JournalField("HIVE_MODULE", "\(module)")) }
+        if let name = metadata["event"] { fields.append(JournalField("HIVE_EVENT", "\(name)")) }
+        for key in metadata.keys.sorted() where key != "module" && key != "event" {
+            fields.append(JournalField(JournalField.metadataName(forKey: key), "\(metadata[key]!)"))
+        }
+        if let error = event.error { fields.append(JournalField("HIVE_ERROR", "\(error)")) }
+        return fields
+    }
+
+    /// The syslog priority journald expects for a swift-log level: critical 2, error 3,
+    /// warning 4, notice 5, info 6, debug and trace 7.
+    public static func syslogPriority(of level: Logger.Level) -> Int {
+        switch level {
+        case .critical: 2
+        case .error: 3
+        case .warning: 4
+        case .notice: 5
+        case .info: 6
+        case .debug, .trace: 7
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import HiveKit
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StderrLogHandler {
+    /// One log line, newline included: `[TIMESTAMP ]LEVEL[ [MODULE]][ EVENT:] MESSAGE[ key=value…][ error=…]`.
+    ///
+    /// Pure. `module` and `event` come from the metadata keys of those names; the other keys
+    /// follow sorted, with values quoted when they are empty or hold a space, `"`, `=` or a
+    /// control character.
+    public static func formatLine(
+        timestamp: String?,
+        level: Logger.Level,
+        message: String,
+        metadata: Logger.Metadata,
+        error: (any Error)? = nil
+    ) -> String {
+        var line = ""
+        if let timestamp { line += timestamp + " " }
+        line += level.rawValue
+        if let module = metadata["module"] { line += " [\(module)]" }
+        if let event = metadata["event"] { line += " \(event):" }
+        line += " " + message
+        for key in metadata.keys.sorted() where key != "module" && key != "event" {
+            line += " " + key + "=" + quoted("\(metadata[key]!)")
+        }
+        if let error { line += " error=" + quoted("\(error)") }
+        return line + "\n"
+    }
+
+    /// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds).
+    public static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        return "\(parts.tm_year + 1900)-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))"
+            + "T\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))"
+            + ".\(padded(Int32(now.tv_nsec / 1_000_000), 3))Z"
+    }
+
+    private static func padded(_ value: Int32, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func quoted(_ value: String) -> String {
+        let needsQuotes = value.isEmpty || value.unicodeScalars.contains {
+            $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || $0.value == 0x7F
+        }
+        guard needsQuotes else { return value }
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,87 @@
+import HiveKit
+/// One `sd_notify` datagram: newline-separated `NAME=value` assignments.
+///
+/// Build it with the static members (``ready(status:)``, ``reloading(status:monotonicMicroseconds:)``,
+/// ``stopping(status:)``, ``status(_:)``, ``watchdog``, ``extendTimeout(by:)``,
+/// ``errno(_:status:)``) and join two with ``appending(_:)``. Everything in one message
+/// reaches systemd together, which is what `RELOADING=1` + `MONOTONIC_USEC=` needs.
+/// Status text has its newlines replaced by spaces, as a newline would end the assignment.
+public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
+    /// The datagram's text, exactly as sent, e.g. `READY=1\nSTATUS=running`.
+    public let text: String
+
+    /// A message of raw text; the caller keeps it to `NAME=value` lines.
+    public init(rawText: String) {
+        self.text = rawText
+    }
+
+    /// `READY=1`, then `STATUS=` if given: start-up (or a reload) finished.
+    public static func ready(status: String? = nil) -> NotifyMessage {
+        NotifyMessage(rawText: "READY=1").appending(status: status)
+    }
+
+    /// `RELOADING=1` and `MONOTONIC_USEC=` in one datagram, then `STATUS=` if given.
+    ///
+    /// - Parameter monotonicMicroseconds: `CLOCK_MONOTONIC` in microseconds; defaults to
+    ///   now (nil), which is what systemd expects: it matches the timestamp against the
+    ///   moment it sent the reload signal.
+    public static func reloading(
+        status: String? = nil,
+        monotonicMicroseconds: UInt64? = nil
+    ) -> NotifyMessage {
+        let now = monotonicMicroseconds ?? MonotonicClock.microseconds()
+        return NotifyMessage(rawText: "RELOADING=1\nMONOTONIC_USEC=\(now)").appending(status: status)
+    }
+
+    /// `STOPPING=1`, then `STATUS=` if given: the stop has begun.
+    public static func stopping(status: String? = nil) -> NotifyMessage {
+        NotifyMessage(rawText: "STOPPING=1").appending(status: status)
+    }
+
+    /// `STATUS=text`: free text shown by `systemctl status`.
+    public static func status(_ text: String) -> NotifyMessage {
+        NotifyMessage(rawText: "STATUS=" + sanitized(text))
+    }
+
+    /// `WATCHDOG=1`: the keep-alive ping. Built once; sending it allocates nothing.
+    public static let watchdog = NotifyMessage(rawText: "WATCHDOG=1")
+
+    /// `EXTEND_TIMEOUT_USEC=`: asks systemd to wait `duration` more (from now) before it
+    /// gives up on the current start, reload or stop. Rounded up to whole microseconds.
+    public static func extendTimeout(by duration: Duration) -> NotifyMessage {
+        NotifyMessage(rawText: "EXTEND_TIMEOUT_USEC=\(microseconds(of: duration))")
+    }
+
+    /// `STATUS=` (if given) then `ERRNO=`: why the service failed, as an `errno` value.
+    public static func errno(_ code: Int32, status: String? = nil) -> NotifyMessage {
+        let errno = NotifyMessage(rawText: "ERRNO=\(code)")
+        guard let status else { return errno }
+        return NotifyMessage.status(status).appending(errno)
+    }
+
+    /// This message followed by `other`, in one datagram.
+    public func appending(_ other: NotifyMessage) -> NotifyMessage {
+        NotifyMessage(rawText: text + "\n" + other.text)
+    }
+
+    /// This message followed by `STATUS=status`; unchanged when `status` is nil.
+    public func appending(status: String?) -> NotifyMessage {
+        guard let status else { return self }
+        return appending(.status(status))
+    }
+
+    /// The datagram's text.
+    public var description: String { text }
+
+    private static func sanitized(_ status: String) -> String {
+        guard status.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else { return status }
+        return String(status.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\0" ? " " : $0 })
+    }
+
+    private static func microseconds(of duration: Duration) -> UInt64 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let fraction = (attoseconds + 999_999_999_999) / 1_000_000_000_000
+        return UInt64(seconds) &* 1_000_000 &+ UInt64(fraction)
+    }
+}

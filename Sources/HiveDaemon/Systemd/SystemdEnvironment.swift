@@ -1,0 +1,86 @@
+import HiveKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The systemd variables of this process's environment, captured once.
+///
+/// Capture it at the top of `main`, before any thread exists (`getenv` is not safe against
+/// a concurrent `setenv`). libsystemd's own calls (`sd_notify`, `sd_watchdog_enabled`) keep
+/// reading the live environment, so nothing here unsets a variable: never call `sd_notify`
+/// with `unset_environment` set, or every later notification goes nowhere. Keep the
+/// variables out of child processes with ``childEnvironment(from:)`` instead.
+public struct SystemdEnvironment: Sendable, Hashable {
+    /// The variables that belong to this process alone and must not reach a child:
+    /// `NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`, `LISTEN_FDS`, `LISTEN_PID`,
+    /// `LISTEN_FDNAMES`. (`JOURNAL_STREAM` may be inherited: a child checks it against its
+    /// own stderr.)
+    public static let processOnlyVariables: Set<String> = [
+        "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+    ]
+
+    /// `NOTIFY_SOCKET`: where `sd_notify` sends; nil (or empty) outside systemd.
+    public var notifySocket: String?
+    /// `WATCHDOG_USEC`, unparsed.
+    public var watchdogMicroseconds: String?
+    /// `WATCHDOG_PID`, unparsed: the process the watchdog is meant for, if set.
+    public var watchdogPID: String?
+    /// `LISTEN_FDS`, unparsed: how many sockets socket activation passed.
+    public var listenFDs: String?
+    /// `LISTEN_PID`, unparsed: the process the passed sockets are meant for.
+    public var listenPID: String?
+    /// `JOURNAL_STREAM`, unparsed: `DEV:INODE` of the stream connected to journald.
+    public var journalStreamVariable: String?
+
+    /// Makes an environment from explicit values (tests, or a caller that read them itself).
+    public init(
+        notifySocket: String? = nil,
+        watchdogMicroseconds: String? = nil,
+        watchdogPID: String? = nil,
+        listenFDs: String? = nil,
+        listenPID: String? = nil,
+        journalStream: String? = nil
+    ) {
+        self.notifySocket = notifySocket
+        self.watchdogMicroseconds = watchdogMicroseconds
+        self.watchdogPID = watchdogPID
+        self.listenFDs = listenFDs
+        self.listenPID = listenPID
+        self.journalStreamVariable = journalStream
+    }
+
+    /// Reads the variables from the process environment now (`getenv`).
+    ///
+    /// Call it once, at the top of `main`, before any thread is started.
+    public static func capture() -> SystemdEnvironment {
+        func variable(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }
+        }
+        return SystemdEnvironment(
+            notifySocket: variable("NOTIFY_SOCKET"),
+            watchdogMicroseconds: variable("WATCHDOG_USEC"),
+            watchdogPID: variable("WATCHDOG_PID"),
+            listenFDs: variable("LISTEN_FDS"),
+            listenPID: variable("LISTEN_PID"),
+            journalStream: variable("JOURNAL_STREAM"))
+    }
+
+    /// Whether systemd asked for notifications (`NOTIFY_SOCKET` set and not empty).
+    public var notificationsEnabled: Bool {
+        guard let notifySocket else { return false }
+        return !notifySocket.isEmpty
+    }
+
+    /// `JOURNAL_STREAM` parsed, or nil if unset or malformed.
+    public var journalStream: JournalStream? {
+        journalStreamVariable.flatMap(JournalStream.init(parsing:))
+    }
+
+    /// Whether this process's stderr is the journal stream systemd set up: `JOURNAL_STREAM`
+    /// parses and matches `fstat(2)` of `descriptor` (stderr by default).
+    public func stderrIsJournal(descriptor: Int32 = STDERR_FILENO) -> Bool {
+        journalStream?.matches(descriptor: descriptor) ?? false
+    }
+}

@@ -1,0 +1,63 @@
+@testable import HiveDaemon
+import HiveKit
+import Testing
+
+@Suite struct ConfigurationOverrideTests {
+    static let file = "environment: staging\nlog: {level: info, target: journal}\nbudgets: {event: 5s, stop: 30s}\n"
+
+    @Test func everyVariableOverridesTheFile() throws {
+        let configuration = try parseConfiguration(
+            Self.file,
+            environment: [
+                "HIVED_ENVIRONMENT": "testing", "HIVED_LOG_LEVEL": "debug", "HIVED_LOG_TARGET": "stderr",
+                "HIVED_BUDGET_EVENT": "250ms", "HIVED_BUDGET_STOP": "2m", "UNRELATED": "x",
+            ])
+        #expect(configuration.environment == .testing)
+        #expect(configuration.log == LogConfiguration(level: .debug, target: .stderr))
+        #expect(configuration.budgets == BudgetConfiguration(event: .milliseconds(250), stop: .seconds(120)))
+    }
+
+    @Test func unsetOrEmptyVariablesChangeNothing() throws {
+        let plain = try parseConfiguration(Self.file)
+        let empty = try parseConfiguration(Self.file, environment: ["HIVED_LOG_LEVEL": "", "HIVED_BUDGET_STOP": " "])
+        #expect(plain == empty)
+        #expect(plain.environment == .staging)
+        #expect(plain.log.target == .journal)
+    }
+
+    @Test func overridesApplyToAnEmptyFile() throws {
+        let configuration = try parseConfiguration("", environment: ["HIVED_LOG_LEVEL": "trace"])
+        #expect(configuration.log.level == .trace)
+    }
+
+    @Test(arguments: [
+        ("HIVED_ENVIRONMENT", "prod", "HIVED_ENVIRONMENT: expected one of development, testing, staging, production; got 'prod'"),
+        ("HIVED_LOG_LEVEL", "loud", "HIVED_LOG_LEVEL: expected one of trace, debug, info, notice, warning, error, critical; got 'loud'"),
+        ("HIVED_LOG_TARGET", "syslog", "HIVED_LOG_TARGET: expected one of auto, journal, stderr; got 'syslog'"),
+        ("HIVED_BUDGET_EVENT", "soon", "HIVED_BUDGET_EVENT: expected a duration longer than zero such as 250ms, 5s or 2m; got 'soon'"),
+        ("HIVED_BUDGET_STOP", "0s", "HIVED_BUDGET_STOP: expected a duration longer than zero such as 250ms, 5s or 2m; got '0s'"),
+    ])
+    func badValuesAreErrorsNamingTheVariable(name: String, value: String, message: String) throws {
+        let error = try #require(configurationError(Self.file, environment: [name: value]))
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.location == nil)
+        #expect(error.description == message)
+    }
+
+    @Test func fileErrorsComeBeforeOverrideErrors() throws {
+        let error = try #require(configurationError("environment: x\n", environment: ["HIVED_LOG_LEVEL": "loud"]))
+        #expect(error.location?.line == 1)
+    }
+}
+
+/// Reads the real process environment, so it runs apart from anything that sets it.
+@Suite(.serialized) struct ProcessEnvironmentOverrideTests {
+    @Test func theProcessEnvironmentIsReadThroughGetenv() throws {
+        setenv("HIVED_LOG_TARGET", "stderr", 1)
+        defer { unsetenv("HIVED_LOG_TARGET") }
+        #expect(ConfigurationLoader.processEnvironment()["HIVED_LOG_TARGET"] == "stderr")
+        #expect(try ConfigurationLoader.parse("").log.target == .stderr)
+    }
+}
+
+import Glibc
