@@ -4,9 +4,9 @@ import HiveKit
 /// ## Configuration keys
 /// - `budgets.event`: how long one module's hook may run for one event before it is
 ///   reported as stalled (default `5s`); a module's own `budget:` overrides it.
-///   Overridden by `HIVED_BUDGET_EVENT`.
+///   Overridden by `NAME_BUDGET_EVENT`.
 /// - `budgets.stop`: how long the whole stop (`terminate`, then every `teardown`) may
-///   take (default `30s`). Overridden by `HIVED_BUDGET_STOP`.
+///   take (default `30s`). Overridden by `NAME_BUDGET_STOP`.
 public struct BudgetConfiguration: Sendable, Hashable {
     /// Time budget of one hook call when the module names none.
     public var event: Duration

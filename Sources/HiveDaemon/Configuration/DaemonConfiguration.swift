@@ -1,14 +1,14 @@
 import HiveKit
-/// Everything a hived configuration file says, validated: environment, logging, time
+/// Everything a daemon configuration file says, validated: environment, logging, time
 /// budgets, the signal map, the modules and the services.
 ///
-/// Build one with ``ConfigurationLoader/load(path:catalog:environment:)`` or
-/// ``ConfigurationLoader/parse(_:path:catalog:environment:)``; `init()` gives the
+/// Build one with ``ConfigurationLoader/load(path:catalog:overrides:)`` or
+/// ``ConfigurationLoader/parse(_:path:catalog:overrides:)``; `init()` gives the
 /// empty configuration an empty file yields.
 ///
 /// ## Configuration keys
 /// - `environment`: `development`, `testing`, `staging` or `production` (default);
-///   overridden by `HIVED_ENVIRONMENT`.
+///   overridden by `NAME_ENVIRONMENT` (see ``ConfigurationOverrides``).
 /// - `log`: see ``LogConfiguration``.
 /// - `budgets`: see ``BudgetConfiguration``.
 /// - `signals`: signal name or number → `custom:NAME`, `memoryWarning` or `reload`.

@@ -5,8 +5,8 @@ import Logging
 ///
 /// ## Configuration keys
 /// - `log.level`: `trace`, `debug`, `info` (default), `notice`, `warning`, `error` or
-///   `critical`; overridden by `HIVED_LOG_LEVEL`.
-/// - `log.target`: `auto` (default), `journal` or `stderr`; overridden by `HIVED_LOG_TARGET`.
+///   `critical`; overridden by `NAME_LOG_LEVEL`.
+/// - `log.target`: `auto` (default), `journal` or `stderr`; overridden by `NAME_LOG_TARGET`.
 public struct LogConfiguration: Sendable, Hashable {
     /// The lowest level that is logged.
     public var level: Logger.Level

@@ -44,6 +44,31 @@ import Testing
         #expect(error.description == message)
     }
 
+    @Test func theVariablesAreNamedAfterTheDaemon() throws {
+        let identity = DaemonIdentity(name: "my-daemon.v2", version: "1")
+        let overrides = identity.overrides(in: [
+            "MY_DAEMON_V2_LOG_LEVEL": "debug", "MY_DAEMON_V2_BUDGET_STOP": "1m", "HIVED_ENVIRONMENT": "testing",
+        ])
+        #expect(overrides.variableNames == [
+            "MY_DAEMON_V2_ENVIRONMENT", "MY_DAEMON_V2_LOG_LEVEL", "MY_DAEMON_V2_LOG_TARGET",
+            "MY_DAEMON_V2_BUDGET_EVENT", "MY_DAEMON_V2_BUDGET_STOP",
+        ])
+        let configuration = try ConfigurationLoader.parse(Self.file, overrides: overrides)
+        #expect(configuration.log.level == .debug)
+        #expect(configuration.budgets.stop == .seconds(60))
+        #expect(configuration.environment == .staging, "another daemon's variable changes nothing")
+
+        let error = #expect(throws: HiveError.self) {
+            try ConfigurationLoader.parse(Self.file, overrides: identity.overrides(in: ["MY_DAEMON_V2_LOG_TARGET": "x"]))
+        }
+        #expect(error?.description == "MY_DAEMON_V2_LOG_TARGET: expected one of auto, journal, stderr; got 'x'")
+    }
+
+    @Test func noOverridesByDefault() throws {
+        #expect(ConfigurationOverrides.none.values.isEmpty)
+        #expect(try ConfigurationLoader.parse(Self.file).log.target == .journal)
+    }
+
     @Test func fileErrorsComeBeforeOverrideErrors() throws {
         let error = try #require(configurationError("environment: x\n", environment: ["HIVED_LOG_LEVEL": "loud"]))
         #expect(error.location?.line == 1)
@@ -53,10 +78,15 @@ import Testing
 /// Reads the real process environment, so it runs apart from anything that sets it.
 @Suite(.serialized) struct ProcessEnvironmentOverrideTests {
     @Test func theProcessEnvironmentIsReadThroughGetenv() throws {
-        setenv("HIVED_LOG_TARGET", "stderr", 1)
-        defer { unsetenv("HIVED_LOG_TARGET") }
-        #expect(ConfigurationLoader.processEnvironment()["HIVED_LOG_TARGET"] == "stderr")
-        #expect(try ConfigurationLoader.parse("").log.target == .stderr)
+        setenv("OVERRIDETEST_LOG_TARGET", "stderr", 1)
+        defer { unsetenv("OVERRIDETEST_LOG_TARGET") }
+        let identity = DaemonIdentity(name: "overridetest", version: "1")
+        #expect(identity.processOverrides().values == ["OVERRIDETEST_LOG_TARGET": "stderr"])
+        #expect(try ConfigurationLoader.parse("{}", overrides: identity.processOverrides()).log.target == .stderr)
+        let options = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog())
+        #expect(try options.loadConfiguration().log.target == .stderr, "options read the process's overrides by default")
+        let none = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog(), environment: [:])
+        #expect(try none.loadConfiguration().log.target == .auto)
     }
 }
 

@@ -1,11 +1,13 @@
 @testable import HiveDaemon
 import HiveKit
 
-/// Parses `text` with no environment overrides, as embedded text named `test.yaml`.
+/// Parses `text` as a file named `test.yaml`, with the overrides of the daemon named
+/// `hived` (`HIVED_*`) that `environment` holds.
 func parseConfiguration(
     _ text: String, catalog: ModuleCatalog? = nil, environment: [String: String] = [:]
 ) throws(HiveError) -> DaemonConfiguration {
-    try ConfigurationLoader.parse(text, path: "test.yaml", catalog: catalog, environment: environment)
+    let overrides = DaemonIdentity(name: "hived", version: "0").overrides(in: environment)
+    return try ConfigurationLoader.parse(text, path: "test.yaml", catalog: catalog, overrides: overrides)
 }
 
 /// The error parsing `text` throws, or `nil` when it parses.
