@@ -32,13 +32,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The daemon layer: signals, systemd, configuration files, journald.
+        // The daemon layer: signals, systemd, configuration files, journald, the command line.
         .target(
             name: "HiveDaemon",
             dependencies: [
                 "HiveKit",
                 "CSystemd",
                 "CYAML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -47,7 +48,6 @@ let package = Package(
             dependencies: [
                 "HiveKit",
                 "HiveDaemon",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,5 @@
 import HiveKit
-/// hived's exit statuses, for systemd and scripts.
+/// A daemon's exit statuses, for systemd and scripts.
 public enum DaemonExitCode: Int32, Sendable {
     /// A clean stop: every module terminated and tore down.
     case success = 0

@@ -1,35 +1,53 @@
 import HiveKit
-/// What ``HiveDaemon`` runs: where the configuration comes from, which module and
-/// service types it can build, and the systemd variables captured at start.
+
+/// What ``HiveDaemon`` runs: the daemon's identity, where the configuration comes from,
+/// which module and service types it can build, the systemd variables captured at start,
+/// and who owns swift-log.
 public struct DaemonOptions: Sendable {
+    /// The daemon's name and version: log label, journal identifier, error prefix,
+    /// environment overrides.
+    public var identity: DaemonIdentity
     /// The configuration file; `nil` runs ``embeddedConfiguration``.
     public var configurationPath: String?
-    /// YAML used when no file is given (a reload re-reads the same text).
-    public var embeddedConfiguration: String
+    /// YAML used when no file is given (a reload re-reads the same text); `nil` when the
+    /// daemon has none, so that a file is needed.
+    public var embeddedConfiguration: String?
     /// The module types configuration files may name.
     public var catalog: ModuleCatalog
     /// The service implementations configuration files may name (`services:`).
     public var serviceCatalog: ServiceCatalog
-    /// The process environment, for `HIVED_*` overrides of the configuration.
-    public var environment: [String: String]
+    /// The environment variables that override the configuration (`NAME_LOG_LEVEL`…).
+    public var overrides: ConfigurationOverrides
     /// `NOTIFY_SOCKET`, `WATCHDOG_*`, `JOURNAL_STREAM`…, read at the top of `main`.
     public var systemd: SystemdEnvironment
+    /// Whether the daemon may bootstrap swift-log, or must cooperate with the process's.
+    public var logging: DaemonLogging
 
     /// Options for a daemon; see each property.
+    ///
+    /// - Parameters:
+    ///   - environment: the variables to read the overrides from; `nil` (the default)
+    ///     reads this process's, `[:]` turns them off.
+    ///   - systemd: by default captured now; capture it at the top of `main` instead, before
+    ///     any thread exists, when the daemon is not started by ``DaemonProgram``.
     public init(
-        configurationPath: String?,
-        embeddedConfiguration: String,
+        identity: DaemonIdentity,
+        configurationPath: String? = nil,
+        embeddedConfiguration: String? = nil,
         catalog: ModuleCatalog,
         serviceCatalog: ServiceCatalog = ServiceCatalog(),
-        environment: [String: String],
-        systemd: SystemdEnvironment
+        environment: [String: String]? = nil,
+        systemd: SystemdEnvironment = .capture(),
+        logging: DaemonLogging = .cooperate
     ) {
+        self.identity = identity
         self.configurationPath = configurationPath
         self.embeddedConfiguration = embeddedConfiguration
         self.catalog = catalog
         self.serviceCatalog = serviceCatalog
-        self.environment = environment
+        self.overrides = environment.map(identity.overrides(in:)) ?? identity.processOverrides()
         self.systemd = systemd
+        self.logging = logging
     }
 
     /// Reads and validates the whole configuration, from the file or the embedded text:
@@ -41,10 +59,12 @@ public struct DaemonOptions: Sendable {
         let configuration: DaemonConfiguration
         if let configurationPath {
             configuration = try DaemonConfiguration.load(
-                path: configurationPath, catalog: catalog, environment: environment)
-        } else {
+                path: configurationPath, catalog: catalog, overrides: overrides)
+        } else if let embeddedConfiguration {
             configuration = try DaemonConfiguration.parse(
-                embeddedConfiguration, path: nil, catalog: catalog, environment: environment)
+                embeddedConfiguration, path: nil, catalog: catalog, overrides: overrides)
+        } else {
+            throw HiveError(.invalidConfiguration, "no configuration file given and none embedded")
         }
         _ = try catalog.registrations(for: configuration.modules)
         for disabled in configuration.modules where !disabled.isEnabled { _ = try catalog.instantiate(disabled) }

@@ -3,7 +3,7 @@ import HiveKit
 import Glibc
 #endif
 
-/// The signals hived handles, and their names.
+/// The signals a daemon handles, and their names.
 ///
 /// Every catchable, asynchronous signal is blocked in every thread (by
 /// ``blockInCallingThread()``, called at the top of `main` before any thread exists, so
@@ -22,7 +22,7 @@ public enum DaemonSignals {
     /// Signals with a fixed meaning: stop, reload, suspend and resume.
     public static let reserved: Set<Int32> = [SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCONT]
 
-    /// Every signal hived blocks and reads with `sigwaitinfo`.
+    /// Every signal the daemon blocks and reads with `sigwaitinfo`.
     public static let handled: [Int32] = (1...SignalName.maximum).filter { signal in
         !unhandled.contains(signal) && (signal < 32 || signal >= (SignalName.realTimeMinimum ?? 32))
     }

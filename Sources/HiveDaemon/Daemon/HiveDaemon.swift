@@ -47,17 +47,18 @@ public final class HiveDaemon: Sendable {
         var isReloading = false
         /// The stop sequence (terminate, teardown) has begun.
         var isStopping = false
-        var logger = Logger(label: HiveLogging.label)
+        var logger: Logger
     }
 
     /// A daemon for `options`; nothing runs before ``run()``.
     public init(_ options: DaemonOptions) {
         self.options = options
-        let stderrLogger = Logger(label: HiveLogging.label) { _ in
-            HiveLogging.makeHandler(target: .stderr)
+        let identifier = options.identity.logLabel
+        let stderrLogger = Logger(label: identifier) { _ in
+            HiveLogging.makeHandler(target: .stderr, identifier: identifier)
         }
         self.notifier = SystemdNotifier(environment: options.systemd, logger: stderrLogger)
-        self.current = Mutex(Current())
+        self.current = Mutex(Current(logger: stderrLogger))
     }
 
     var logger: Logger { current.withLock { $0.logger } }
@@ -79,14 +80,15 @@ public final class HiveDaemon: Sendable {
         do {
             configuration = try options.loadConfiguration()
         } catch {
-            writeStandardError("hived: \(error)\n")
+            writeStandardError("\(options.identity.name): \(error)\n")
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
-        let target = HiveLogging.bootstrap(
-            target: configuration.log.target, level: configuration.log.level, environment: options.systemd)
-        let logger = Logger(label: HiveLogging.label)
-        if configuration.log.target == .journal && target != .journal {
+        let setup = HiveLogging.setUp(
+            identity: options.identity, target: configuration.log.target, level: configuration.log.level,
+            environment: options.systemd, policy: options.logging)
+        let logger = setup.logger(label: options.identity.logLabel, identifier: options.identity.logLabel)
+        if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
         }
         current.withLock { current in

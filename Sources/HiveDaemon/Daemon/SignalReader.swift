@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// Turns the main thread into hived's signal reader: it waits for the blocked
+/// Turns the main thread into the daemon's signal reader: it waits for the blocked
 /// ``DaemonSignals`` with `sigwaitinfo` and hands each one to the daemon, outside any
 /// signal context.
 ///

@@ -2,50 +2,77 @@ import HiveKit
 import Logging
 import Synchronization
 
-/// Sets up swift-log for hived: the journal or stderr, at a level a reload can change.
+/// Sets up swift-log for a daemon: the journal or stderr, at a level a reload can change,
+/// in cooperation with a process that bootstrapped swift-log itself.
 ///
-/// Call ``bootstrap(target:level:environment:)`` once at the top of `main`, after
-/// ``SystemdEnvironment/capture()`` and before the first `Logger` is made.
+/// ``setUp(identity:target:level:environment:policy:)`` decides once per process, before
+/// the daemon's first log line; the daemon then makes its loggers with the ``LogSetup``
+/// it returns.
 public enum HiveLogging {
-    /// The label of hived's loggers: `hived`.
-    public static let label = "hived"
-
     /// The configuration names of the levels, lowest first:
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
     public static let levelNames = Logger.Level.allCases.map(\.rawValue)
 
     private static let sharedLevel = LogLevelStore(.info)
-    private static let bootstrapped = Mutex<LogTarget?>(nil)
+    /// What the first call of ``setUp(identity:target:level:environment:policy:)`` chose.
+    private static let chosen = Mutex<LogSetup?>(nil)
 
-    /// Resolves `target` and bootstraps swift-log with it (`LoggingSystem.bootstrap`).
+    /// Chooses where the daemon's logs go and sets the shared ``level``; never traps.
     ///
-    /// swift-log allows one bootstrap per process: a second call changes nothing but the
-    /// level and returns the target the first one chose.
+    /// - `policy` ``DaemonLogging/bootstrap``: swift-log is bootstrapped with HiveDaemon's
+    ///   handlers (``LogSetup/installed(_:)``) unless the process bootstrapped it already
+    ///   (``LogSetup/external``).
+    /// - ``DaemonLogging/cooperate``: the process's handler if it bootstrapped one
+    ///   (``LogSetup/external``), else HiveDaemon's handlers for the daemon's loggers alone
+    ///   (``LogSetup/own(_:)``); `LoggingSystem.bootstrap` is never called.
     ///
-    /// When the target is the journal but journald's socket does not exist, logs go to
-    /// stderr and the result says ``LogTarget/stderr``: libsystemd would drop every entry
-    /// without a word. Compare the result with what was asked to warn about it.
+    /// The choice holds for the process: a later call (a second daemon, a restart in the
+    /// same process) only sets the level and returns the first choice. When the target is
+    /// the journal but journald's socket does not exist, logs go to stderr and the target
+    /// says ``LogTarget/stderr`` (libsystemd would drop every entry without a word):
+    /// compare with what was asked to warn about it.
     ///
     /// - Parameters:
+    ///   - identity: the daemon's name is the journal's `SYSLOG_IDENTIFIER`.
     ///   - target: `auto` picks the journal when stderr is systemd's journal stream
     ///     (see ``LogTarget/resolved(in:descriptor:)``), else stderr.
     ///   - level: the lowest level written, until ``level`` is changed.
     ///   - environment: the variables captured at the top of `main`.
-    /// - Returns: where logs go: ``LogTarget/journal`` or ``LogTarget/stderr``, never `auto`.
+    ///   - policy: who owns swift-log's bootstrap.
     @discardableResult
-    public static func bootstrap(
+    public static func setUp(
+        identity: DaemonIdentity,
         target: LogTarget = .auto,
         level: Logger.Level = .info,
-        environment: SystemdEnvironment
-    ) -> LogTarget {
+        environment: SystemdEnvironment,
+        policy: DaemonLogging
+    ) -> LogSetup {
         sharedLevel.level = level
-        return bootstrapped.withLock { chosen in
+        return chosen.withLock { chosen in
             if let chosen { return chosen }
             let resolved = effective(target.resolved(in: environment), journalAvailable: JournalLogHandler.journalAvailable())
-            LoggingSystem.bootstrap { _ in makeHandler(target: resolved) }
-            chosen = resolved
-            return resolved
+            let setup = choose(policy: policy, processBootstrapped: processBootstrappedItsOwn(), target: resolved)
+            if case .installed(let target) = setup {
+                let identifier = identity.logLabel
+                LoggingSystem.bootstrap { _ in makeHandler(target: target, identifier: identifier) }
+            }
+            chosen = setup
+            return setup
         }
+    }
+
+    /// What ``setUp(identity:target:level:environment:policy:)`` decides: the process's
+    /// own handler if it bootstrapped one, else HiveDaemon's handlers for `target`,
+    /// installed process-wide only under ``DaemonLogging/bootstrap``.
+    static func choose(policy: DaemonLogging, processBootstrapped: Bool, target: LogTarget) -> LogSetup {
+        if processBootstrapped { return .external }
+        return policy == .bootstrap ? .installed(target) : .own(target)
+    }
+
+    /// Whether swift-log was bootstrapped with a handler other than its default (a
+    /// `StreamLogHandler`), which is all a process can tell about it.
+    static func processBootstrappedItsOwn() -> Bool {
+        !(Logger(label: "HiveDaemon").handler is StreamLogHandler)
     }
 
     /// The journal when asked for and reachable, else stderr.
@@ -53,21 +80,26 @@ public enum HiveLogging {
         resolved == .journal && !journalAvailable ? .stderr : resolved
     }
 
-    /// The level of every logger made by the bootstrapped handlers that has not set its own
-    /// `logLevel`. Set it on reload to apply a new `log.level` at once.
+    /// The level of every logger of the daemon (HiveDaemon's handlers, or the process's
+    /// wrapped) that has not set its own `logLevel`. Set it on reload to apply a new `log.level` at once.
     public static var level: Logger.Level {
         get { sharedLevel.level }
         set { sharedLevel.level = newValue }
     }
 
     /// A handler for `target` that follows ``level``; `auto` is resolved first against
-    /// `environment` (or, when nil, the live environment's `JOURNAL_STREAM`). What ``bootstrap(target:level:environment:)``
-    /// installs; useful to build a `Logger` without bootstrapping.
-    public static func makeHandler(target: LogTarget, environment: SystemdEnvironment? = nil) -> any LogHandler {
+    /// `environment` (or, when nil, the live environment's `JOURNAL_STREAM`). What
+    /// ``setUp(identity:target:level:environment:policy:)`` installs; useful to build a
+    /// `Logger` without bootstrapping.
+    ///
+    /// - Parameter identifier: the journal's `SYSLOG_IDENTIFIER` (the daemon's name).
+    public static func makeHandler(
+        target: LogTarget, identifier: String, environment: SystemdEnvironment? = nil
+    ) -> any LogHandler {
         let resolved = target == .auto ? target.resolved(in: environment ?? .capture()) : target
         return switch resolved {
         case .journal:
-            JournalLogHandler(identifier: label, ownLevel: nil, sharedLevel: sharedLevel, metadataProvider: nil)
+            JournalLogHandler(identifier: identifier, ownLevel: nil, sharedLevel: sharedLevel, metadataProvider: nil)
         case .stderr, .auto:
             StderrLogHandler(ownLevel: nil, sharedLevel: sharedLevel, timestamps: true, metadataProvider: nil)
         }

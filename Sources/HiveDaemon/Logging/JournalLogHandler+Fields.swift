@@ -16,7 +16,7 @@ extension JournalLogHandler {
     public static func fields(
         for event: LogEvent,
         metadata: Logger.Metadata,
-        identifier: String = "hived"
+        identifier: String
     ) -> [JournalField] {
         var fields = [JournalField]()
         fields.reserveCapacity(8 + metadata.count)

@@ -21,7 +21,7 @@ import Darwin
 /// failure is swallowed and the entry goes to stderr as a plain line instead, after a
 /// one-time notice per process: nothing is lost, nothing crashes.
 public struct JournalLogHandler: LogHandler {
-    /// The `SYSLOG_IDENTIFIER` of every entry (`hived`).
+    /// The `SYSLOG_IDENTIFIER` of every entry: the daemon's name.
     public let identifier: String
     /// Metadata added to every entry of this logger.
     public var metadata: Logger.Metadata = [:]
@@ -33,11 +33,12 @@ public struct JournalLogHandler: LogHandler {
     /// Makes a handler at a fixed level.
     ///
     /// - Parameters:
-    ///   - identifier: the `SYSLOG_IDENTIFIER`, `hived` unless there is a reason.
+    ///   - identifier: the `SYSLOG_IDENTIFIER`, normally the daemon's name
+    ///     (``DaemonIdentity/logLabel``).
     ///   - level: the lowest level written.
     ///   - metadataProvider: extra metadata read at every log call.
     public init(
-        identifier: String = "hived",
+        identifier: String,
         level: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = nil
     ) {

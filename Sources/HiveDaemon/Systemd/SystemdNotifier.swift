@@ -29,7 +29,7 @@ public final class SystemdNotifier: Sendable {
     /// - Parameters:
     ///   - environment: the variables captured at the top of `main`.
     ///   - logger: where the one warning about a failing socket goes.
-    public init(environment: SystemdEnvironment, logger: Logger = Logger(label: "hived")) {
+    public init(environment: SystemdEnvironment, logger: Logger = Logger(label: "HiveDaemon")) {
         self.isEnabled = environment.notificationsEnabled
         self.logger = logger
     }

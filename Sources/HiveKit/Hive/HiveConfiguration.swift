@@ -9,11 +9,11 @@ public struct HiveConfiguration: Sendable {
     /// The logger modules' loggers derive from (they add `module` and `event` metadata).
     public var logger: Logger
 
-    /// A configuration; every parameter has a default.
+    /// A configuration; every parameter has a default (the logger is labelled `HiveKit`).
     public init(
         environment: HiveEnvironment = .development,
         defaultBudget: Duration = .seconds(5),
-        logger: Logger = Logger(label: "hived")
+        logger: Logger = Logger(label: "HiveKit")
     ) {
         self.environment = environment
         self.defaultBudget = defaultBudget

@@ -24,9 +24,9 @@ import Testing
 
     @Test func makesTheHandlerOfTheTarget() {
         let none = SystemdEnvironment()
-        #expect(HiveLogging.makeHandler(target: .journal, environment: none) is JournalLogHandler)
-        #expect(HiveLogging.makeHandler(target: .stderr, environment: none) is StderrLogHandler)
-        #expect(HiveLogging.makeHandler(target: .auto, environment: none) is StderrLogHandler)
+        #expect(HiveLogging.makeHandler(target: .journal, identifier: "hived", environment: none) is JournalLogHandler)
+        #expect(HiveLogging.makeHandler(target: .stderr, identifier: "hived", environment: none) is StderrLogHandler)
+        #expect(HiveLogging.makeHandler(target: .auto, identifier: "hived", environment: none) is StderrLogHandler)
     }
 }
 
@@ -37,8 +37,8 @@ extension ProcessEnvironmentSuite {
             defer { HiveLogging.level = saved }
 
             HiveLogging.level = .notice
-            var journal = HiveLogging.makeHandler(target: .journal, environment: SystemdEnvironment())
-            var plain = HiveLogging.makeHandler(target: .stderr, environment: SystemdEnvironment())
+            var journal = HiveLogging.makeHandler(target: .journal, identifier: "hived", environment: SystemdEnvironment())
+            var plain = HiveLogging.makeHandler(target: .stderr, identifier: "hived", environment: SystemdEnvironment())
             #expect(journal.logLevel == .notice && plain.logLevel == .notice)
 
             HiveLogging.level = .debug  // a reload changing log.level
@@ -48,6 +48,51 @@ extension ProcessEnvironmentSuite {
             plain.logLevel = .critical
             HiveLogging.level = .trace
             #expect(journal.logLevel == .error && plain.logLevel == .critical)
+        }
+    }
+}
+
+@Suite struct LoggingCooperationTests {
+    @Test func aProcessThatBootstrappedSwiftLogKeepsItsHandler() {
+        for policy in [DaemonLogging.bootstrap, .cooperate] {
+            #expect(HiveLogging.choose(policy: policy, processBootstrapped: true, target: .journal) == .external)
+        }
+    }
+
+    @Test func otherwiseHiveDaemonsHandlersAreUsedAndInstalledOnlyWhenItOwnsTheProcess() {
+        #expect(HiveLogging.choose(policy: .bootstrap, processBootstrapped: false, target: .journal) == .installed(.journal))
+        #expect(HiveLogging.choose(policy: .cooperate, processBootstrapped: false, target: .stderr) == .own(.stderr))
+    }
+
+    @Test func thisTestProcessHasNotBootstrappedSwiftLog() {
+        #expect(!HiveLogging.processBootstrappedItsOwn())
+    }
+
+    @Test func ownLoggersUseHiveDaemonsHandlersWithoutTheBootstrap() {
+        let logger = LogSetup.own(.journal).logger(label: "mydaemon", identifier: "mydaemon")
+        let handler = logger.handler as? JournalLogHandler
+        #expect(handler?.identifier == "mydaemon")
+        #expect(LogSetup.own(.stderr).logger(label: "mydaemon", identifier: "mydaemon").handler is StderrLogHandler)
+        #expect(LogSetup.own(.journal).target == .journal && LogSetup.external.target == nil)
+    }
+}
+
+extension ProcessEnvironmentSuite {
+    @Suite struct ExternalHandlerLevelTests {
+        @Test func theProcessesHandlerFollowsTheConfiguredLevel() {
+            let saved = HiveLogging.level
+            defer { HiveLogging.level = saved }
+            HiveLogging.level = .warning
+            var logger = LogSetup.external.logger(label: "mydaemon", identifier: "mydaemon")
+            #expect(logger.handler is SharedLevelLogHandler)
+            #expect(logger.logLevel == .warning)
+            HiveLogging.level = .debug  // a reload
+            #expect(logger.logLevel == .debug)
+            logger.logLevel = .error
+            HiveLogging.level = .trace
+            #expect(logger.logLevel == .error)
+            logger[metadataKey: "k"] = "v"
+            #expect(logger[metadataKey: "k"] == "v")
         }
     }
 }

@@ -21,14 +21,15 @@ import Testing
     ])
     func priorityIsSyslogNumber(level: Logger.Level, priority: Int) {
         #expect(JournalLogHandler.syslogPriority(of: level) == priority)
-        let fields = JournalLogHandler.fields(for: event(level), metadata: [:])
+        let fields = JournalLogHandler.fields(for: event(level), metadata: [:], identifier: "hived")
         #expect(fields.first { $0.name == "PRIORITY" }?.value == String(priority))
     }
 
     @Test func fieldsInOrderWithModuleEventAndCode() {
         let fields = JournalLogHandler.fields(
             for: event(.warning, "slow handler"),
-            metadata: ["module": "store", "event": "init", "budget": "5s", "attempt": .stringConvertible(2)])
+            metadata: ["module": "store", "event": "init", "budget": "5s", "attempt": .stringConvertible(2)],
+            identifier: "hived")
         #expect(fields.map(\.assignment) == [
             "MESSAGE=slow handler",
             "PRIORITY=4",
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func noModuleOrEventFieldsWithoutThoseKeys() {
-        let names = JournalLogHandler.fields(for: event(), metadata: [:]).map(\.name)
+        let names = JournalLogHandler.fields(for: event(), metadata: [:], identifier: "hived").map(\.name)
         #expect(!names.contains("HIVE_MODULE") && !names.contains("HIVE_EVENT"))
         #expect(names.count == 6)
     }
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func multilineMessageKeptWhole() {
-        let fields = JournalLogHandler.fields(for: event(.info, "line one\nline two"), metadata: [:])
+        let fields = JournalLogHandler.fields(for: event(.info, "line one\nline two"), metadata: [:], identifier: "hived")
         #expect(fields.first?.value == "line one\nline two")
     }
 

@@ -15,7 +15,7 @@ extension ProcessEnvironmentSuite {
             let captured = try Self.capturingStderr {
                 // Where no journald runs, libsystemd drops the entry and still returns 0.
                 result = SystemdCalls.journalSend(["MESSAGE=\(marker)", "SYSLOG_IDENTIFIER=hived-test"])
-                var logger = Logger(label: "hived") { _ in JournalLogHandler(level: .info) }
+                var logger = Logger(label: "hived") { _ in JournalLogHandler(identifier: "hived", level: .info) }
                 logger[metadataKey: "module"] = "probe"
                 logger.info("\(marker)", metadata: ["event": "init"])
             }

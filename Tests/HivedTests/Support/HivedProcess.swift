@@ -20,16 +20,17 @@ final class HivedProcess: @unchecked Sendable {
         return URL(fileURLWithPath: "hived")
     }
 
-    /// Starts `hived ARGUMENTS` in `directory`, with a notify socket unless `notify` is
-    /// false, and `environment` added to a clean environment.
+    /// Starts `hived ARGUMENTS` (or another daemon's `executable`) in `directory`, with a
+    /// notify socket unless `notify` is false, and `environment` added to a clean
+    /// environment.
     init(
         _ arguments: [String], in directory: TestDirectory,
-        notify: Bool = true, environment: [String: String] = [:]
+        notify: Bool = true, environment: [String: String] = [:], executable: URL = HivedProcess.executable
     ) throws {
         self.notify = notify ? try NotifySocket(directory: directory.path) : nil
         stderrPath = directory.path + "/hived.stderr"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         var env = ["PATH": "/usr/bin:/bin", "HIVED_LOG_TARGET": "stderr"]
         if let socket = self.notify { env["NOTIFY_SOCKET"] = socket.path }

@@ -1,0 +1,29 @@
+import HiveKit
+
+/// Keeps the data: offers the ``KeyValueStore`` service, the action `store.count` and the
+/// route `hive://store/clear`.
+///
+/// Settings: `greeting` (the value stored under `greeting` at start).
+public struct StoreModule: Module {
+    /// Checks the settings when the configuration is loaded.
+    public init(settings: Settings) throws(HiveError) {
+        try settings.requireKeys(in: ["greeting"])
+        _ = try settings.string("greeting")
+    }
+
+    public func setup(_ context: ModuleContext) async throws {
+        let store = MemoryStore()
+        await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
+        try context.services.register(KeyValueStore.self) { store }
+        try context.mediator.register("count") { _ in await store.count() }
+        try context.router.register("hive://store/clear") { _ in
+            let dropped = await store.clear()
+            context.logger.info("cleared \(dropped) keys")
+            return true
+        }
+    }
+
+    public func teardown(_ context: ModuleContext) async throws {
+        context.logger.info("store closed")
+    }
+}

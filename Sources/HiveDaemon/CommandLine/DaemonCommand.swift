@@ -1,0 +1,73 @@
+import ArgumentParser
+import HiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line of a ``DaemonProgram``: `run` (the default), `check-config`, the
+/// program's own ``DaemonProgram/subcommands``, `--help` and `--version`.
+///
+/// Exit statuses are ``DaemonExitCode``'s; a usage error exits 64 (`EX_USAGE`).
+public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
+    /// The commands every daemon has; the program's own follow them.
+    static var builtinSubcommands: [any ParsableCommand.Type] {
+        [DaemonRunCommand<Program>.self, DaemonCheckConfigCommand<Program>.self]
+    }
+
+    /// The program's name, abstract, version and subcommands.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: Program.identity.name,
+            abstract: Program.abstract,
+            discussion: """
+                Run the daemon with `\(Program.identity.name) [run] [--config PATH]` (see \
+                `\(Program.identity.name) help run`).
+
+                Exit status: 0 after a clean stop; 70 when a module failed setup or init (the \
+                modules already set up were torn down); 75 when the stop budget ran out; 78 for \
+                a configuration that cannot start.
+                """,
+            version: Program.identity.version,
+            subcommands: builtinSubcommands + Program.subcommands,
+            defaultSubcommand: DaemonRunCommand<Program>.self)
+    }
+
+    /// Parses nothing of its own: every command is a subcommand.
+    public init() {}
+
+    /// Parses the process's command line and runs the command.
+    ///
+    /// First, while the calling thread is the only one, it blocks the signals the daemon
+    /// reads (``DaemonSignals/blockInCallingThread()``) and captures the systemd variables.
+    /// A plain run (`NAME`, `NAME run`, with or without `--config PATH`) is read without
+    /// ArgumentParser, for start-up time, and never returns: the calling thread becomes the
+    /// signal reader (``HiveDaemon/main(_:)``). Any other command unblocks the signals
+    /// first, so `SIGINT` and `SIGTERM` end it like any tool, then returns or exits.
+    public static func main() {
+        DaemonSignals.blockInCallingThread()
+        let systemd = SystemdEnvironment.capture()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let plain = PlainRun(arguments) {
+            HiveDaemon.main(Program.options(configurationPath: configurationPath(explicit: plain.configPath), systemd: systemd))
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if let run = command as? DaemonRunCommand<Program> {
+                HiveDaemon.main(Program.options(configurationPath: configurationPath(explicit: run.config), systemd: systemd))
+            }
+            DaemonSignals.unblockInCallingThread()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The file a run reads: `explicit`, else the identity's default file when it exists
+    /// or when the program embeds no configuration (a missing file is then the error);
+    /// `nil` means the embedded configuration.
+    static func configurationPath(explicit: String?) -> String? {
+        if let explicit { return explicit }
+        let path = Program.identity.configurationPath
+        return Program.embeddedConfiguration == nil || access(path, F_OK) == 0 ? path : nil
+    }
+}
