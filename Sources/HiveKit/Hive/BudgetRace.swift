@@ -1,10 +1,13 @@
+import Dispatch
 import Synchronization
 
 /// Races an operation against its time budget without waiting for an operation that
 /// overran: the hive's way to abandon a stalled `teardown` and move on.
 ///
 /// The budget is timed by ``DeadlineTimer``, not by a task: a hook that blocks its thread
-/// (every thread of the cooperative pool, at worst) cannot delay the verdict.
+/// (every thread of the cooperative pool, at worst) cannot delay the verdict. When the
+/// budget runs out the waiter is resumed first, and the hook cancelled afterwards on
+/// another queue: a cancellation handler that blocks cannot wedge the timer.
 package enum BudgetRace {
     package enum Outcome: Sendable {
         case returned
@@ -24,7 +27,8 @@ package enum BudgetRace {
     }
 
     /// Runs `operation` in a task of its own and returns its outcome, or `.timedOut` once
-    /// `budget` has passed; the overrunning task is cancelled and left behind.
+    /// `budget` has passed; the overrunning task is then cancelled (asynchronously) and
+    /// left behind.
     package static func run(
         within budget: Duration,
         _ operation: @escaping @Sendable () async throws -> Void
@@ -46,10 +50,12 @@ package enum BudgetRace {
                 }
             }
             let timer = DeadlineTimer.shared.run(after: budget) {
-                if race.claim() {
-                    work.cancel()
-                    continuation.resume(returning: .timedOut)
-                }
+                guard race.claim() else { return }
+                continuation.resume(returning: .timedOut)
+                // Cancellation handlers are user code, run synchronously by `cancel()`: one
+                // that blocks (on a lock the stuck hook holds, say) must not hold up the
+                // timer every budget shares, so cancel from elsewhere, after resuming.
+                DispatchQueue.global().async { work.cancel() }
             }
             // An operation that returned before this store finds no timer to cancel; the
             // timer then fires, finds the race decided and does nothing.

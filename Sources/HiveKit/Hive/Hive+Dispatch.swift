@@ -124,7 +124,7 @@ extension Hive {
         let module = entry.module
         let runtime = entry.runtime
         let outcome = await BudgetRace.run(within: budget) {
-            try await runtime.runningHook { try await module.handle(event, context) }
+            try await runtime.runningHook(since: start) { try await module.handle(event, context) }
         }
         let elapsed = MonotonicClock.nanoseconds() &- start
         switch outcome {
@@ -135,7 +135,7 @@ extension Hive {
             entry.runtime.end(kind, nanoseconds: elapsed, outcome: .failed)
             return failed(entry, event, error)
         case .timedOut:
-            entry.runtime.abandon(kind, nanoseconds: elapsed)
+            entry.runtime.abandon(kind, since: start, nanoseconds: elapsed)
             entry.logger.error(
                 "abandoned \(event) after its budget of \(budget.shortDescription)",
                 metadata: ["event": .stringConvertible(kind), "budget": "\(budget.shortDescription)"])

@@ -8,12 +8,28 @@ public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
     public let elapsed: Duration
     /// Its budget.
     public let budget: Duration
+    /// Whether the hive gave up waiting for it (at a stop, past its budget) and it has
+    /// still not returned.
+    public let isAbandoned: Bool
 
-    /// `module 'store' stalled in teardown for 31.2s (budget 10s)`, or `… still in …` when
-    /// within its budget.
+    init(module: String, event: EventKind, elapsed: Duration, budget: Duration, isAbandoned: Bool = false) {
+        self.module = module
+        self.event = event
+        self.elapsed = elapsed
+        self.budget = budget
+        self.isAbandoned = isAbandoned
+    }
+
+    /// `module 'store' stalled in teardown for 31.2s (budget 10s)`, `… still in …` when
+    /// within its budget, or `module 'store' abandoned in teardown, still running after
+    /// 31.2s (budget 10s)`.
     public var description: String {
-        let state = elapsed > budget ? "stalled" : "still"
-        return "module '\(module)' \(state) in \(event) for \(elapsed.shortDescription) (budget \(budget.shortDescription))"
+        let budget = "(budget \(budget.shortDescription))"
+        if isAbandoned {
+            return "module '\(module)' abandoned in \(event), still running after \(elapsed.shortDescription) \(budget)"
+        }
+        let state = elapsed > self.budget ? "stalled" : "still"
+        return "module '\(module)' \(state) in \(event) for \(elapsed.shortDescription) \(budget)"
     }
 }
 
@@ -27,6 +43,19 @@ extension Hive {
     /// Hooks running now, past their budget or not: what a stop is waiting for.
     public func runningHandlers() -> [StalledHandler] {
         handlersInFlight(pastBudgetOnly: false)
+    }
+
+    /// Hooks abandoned past their budget (at `terminate`, `teardown` or `unmount`) that have
+    /// still not returned: each holds a task, and perhaps a thread, of its own.
+    public func abandonedHandlers() -> [StalledHandler] {
+        let now = MonotonicClock.nanoseconds()
+        return state.withLock { $0.entries }.compactMap { entry in
+            guard let abandoned = entry.runtime.abandoned(now: now) else { return nil }
+            return StalledHandler(
+                module: entry.name, event: abandoned.kind,
+                elapsed: .nanoseconds(Int64(clamping: abandoned.elapsed)), budget: budget(of: entry),
+                isAbandoned: true)
+        }
     }
 
     private func handlersInFlight(pastBudgetOnly: Bool) -> [StalledHandler] {

@@ -13,6 +13,13 @@ final class ModuleRuntime: Sendable {
     /// ``TaskKey`` of the task running the hook; 0 when idle. A call into the hive from
     /// that task would wait on the gate its own event holds.
     let hookTask = Atomic<Int>(0)
+    /// `inFlightSince` of a hook abandoned past its budget that has not returned yet; 0 when
+    /// none. Such a hook still holds a task, perhaps a thread: a stop that overruns names it.
+    let abandonedSince = Atomic<UInt64>(0)
+    /// The `EventKind` raw value of the abandoned hook.
+    let abandonedEvent = Atomic<UInt8>(0)
+    /// `inFlightSince` of the last budgeted hook that returned, abandoned or not.
+    let lastReturned = Atomic<UInt64>(0)
     /// Per-event statistics, indexed by `EventKind.rawValue`.
     let stats = Mutex([HandlerStats](repeating: HandlerStats(), count: EventKind.allCases.count))
 
@@ -32,20 +39,39 @@ final class ModuleRuntime: Sendable {
         stats.withLock { $0[Int(kind.rawValue)].record(nanoseconds: nanoseconds, outcome: outcome) }
     }
 
-    /// Records an abandoned hook (past its budget at a stop) without waiting for it.
-    func abandon(_ kind: EventKind, nanoseconds: UInt64) {
+    /// Records an abandoned hook (past its budget at a stop, started at `start`) without
+    /// waiting for it; it is listed as abandoned until it returns.
+    func abandon(_ kind: EventKind, since start: UInt64, nanoseconds: UInt64) {
         hookTask.store(0, ordering: .relaxed)
         inFlightSince.store(0, ordering: .releasing)
+        abandonedEvent.store(kind.rawValue, ordering: .relaxed)
+        abandonedSince.store(start, ordering: .sequentiallyConsistent)
+        // The hook may have returned between the verdict and the store above.
+        if lastReturned.load(ordering: .sequentiallyConsistent) == start {
+            _ = abandonedSince.compareExchange(expected: start, desired: 0, ordering: .relaxed)
+        }
         stats.withLock { $0[Int(kind.rawValue)].record(nanoseconds: nanoseconds, outcome: .abandoned) }
     }
 
-    /// Runs a hook on a task of its own (a budgeted call), recording that task as the
-    /// hook's for as long as it runs; an abandoned hook finishing late clears nothing.
-    func runningHook(_ body: () async throws -> Void) async throws {
+    /// Runs a hook started at `start` on a task of its own (a budgeted call), recording
+    /// that task as the hook's for as long as it runs; an abandoned hook finishing late
+    /// clears only its own abandoned mark.
+    func runningHook(since start: UInt64, _ body: () async throws -> Void) async throws {
         let task = TaskKey.current
         hookTask.store(task, ordering: .relaxed)
-        defer { _ = hookTask.compareExchange(expected: task, desired: 0, ordering: .relaxed) }
+        defer {
+            _ = hookTask.compareExchange(expected: task, desired: 0, ordering: .relaxed)
+            lastReturned.store(start, ordering: .sequentiallyConsistent)
+            _ = abandonedSince.compareExchange(expected: start, desired: 0, ordering: .sequentiallyConsistent)
+        }
         try await body()
+    }
+
+    /// The abandoned hook that has not returned yet, and how long ago it started, if any.
+    func abandoned(now: UInt64) -> (kind: EventKind, elapsed: UInt64)? {
+        let since = abandonedSince.load(ordering: .acquiring)
+        guard since != 0, let kind = EventKind(rawValue: abandonedEvent.load(ordering: .relaxed)) else { return nil }
+        return (kind, now > since ? now - since : 0)
     }
 
     /// The running hook and how long it has run, if any.

@@ -1,4 +1,7 @@
+import Dispatch
+import Glibc
 import HiveKit
+import Synchronization
 import Testing
 
 @Suite struct BudgetTests {
@@ -36,7 +39,7 @@ import Testing
         ])
         try await hive.start()
         let failures = await hive.stop()
-        #expect(failures.map(\.module) == ["blocked"])
+        #expect(failures.map(\.module) == ["blocked"], "\(failures)")
         #expect(recorder.modules(for: "teardown") == ["blocked", "a"])
     }
 
@@ -83,5 +86,63 @@ import Testing
         #expect(hive.stalledHandlers().isEmpty)
         #expect(logs.all.filter { $0.level == .warning && $0.metadata["module"] == "slow" }.count == 1)
         await hive.stop()
+    }
+
+    @Test func aCancellationHandlerThatBlocksCannotWedgeTheBudgetsAfterIt() async throws {
+        // `wedged`'s cancellation handler blocks its thread until the test opens the gate
+        // (at most 20 s): the budgets of the hooks after it must still run out on time.
+        let gate = Mutex(false)
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "after", priority: 1, budget: .milliseconds(100), module: ScriptedModule(recorder, [
+                .teardown: .sleep(.seconds(60)),
+            ])),
+            ModuleRegistration(name: "wedged", budget: .milliseconds(100), module: ScriptedModule(recorder, [
+                .terminate: .run { _ in
+                    // The body ignores cancellation, so no pool thread waits on the task's
+                    // status while the handler blocks.
+                    await withTaskCancellationHandler {
+                        await waitIgnoringCancellation(for: .seconds(30))
+                    } onCancel: {
+                        let start = ContinuousClock.now
+                        while !gate.withLock({ $0 }), ContinuousClock.now - start < .seconds(20) { usleep(1_000) }
+                    }
+                },
+            ])),
+        ])
+        try await hive.start()
+        let started = ContinuousClock.now
+        let failures = await hive.stop()
+        let elapsed = ContinuousClock.now - started
+        gate.withLock { $0 = true }
+        #expect(Set(failures.map(\.module)) == ["wedged", "after"])
+        #expect(elapsed < .seconds(10), "every budget ran out although a cancellation handler blocks: \(elapsed)")
+        #expect(recorder.modules(for: "teardown") == ["wedged", "after"])
+    }
+
+    @Test func anAbandonedHookIsListedUntilItReturns() async throws {
+        let release = Latch()
+        let hive = try makeHive([
+            ModuleRegistration(name: "slow", budget: .milliseconds(100), module: ScriptedModule(Recorder(), [
+                .teardown: .run { _ in
+                    // Ignores cancellation until the test opens the latch (at most 20 s).
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue(label: "abandoned-hook").async {
+                            let start = ContinuousClock.now
+                            while !release.isOpen, ContinuousClock.now - start < .seconds(20) { usleep(1_000) }
+                            continuation.resume()
+                        }
+                    }
+                },
+            ])),
+        ])
+        try await hive.start()
+        await hive.stop()
+        let abandoned = try #require(hive.abandonedHandlers().first)
+        #expect(abandoned.module == "slow" && abandoned.event == .teardown && abandoned.isAbandoned)
+        #expect(abandoned.description.contains("module 'slow' abandoned in teardown, still running after"))
+        #expect(hive.runningHandlers().isEmpty, "no longer in flight")
+        release.open()
+        #expect(await eventually { hive.abandonedHandlers().isEmpty })
     }
 }
