@@ -105,6 +105,14 @@ public enum HiveLogging {
         }
     }
 
+    /// Waits until the log lines and journal entries queued so far were written, or until
+    /// `deadline` (`CLOCK_MONOTONIC` nanoseconds); returns whether they all were.
+    @discardableResult
+    public static func flush(until deadline: UInt64) -> Bool {
+        let stderr = StderrWriter.flush(until: deadline)
+        return JournalWriter.shared.flush(until: deadline) && stderr
+    }
+
     /// The level a configuration names (`trace` … `critical`, any case, surrounding
     /// spaces ignored; `warn` is taken for `warning`), or nil.
     public static func parseLevel(_ name: String) -> Logger.Level? {

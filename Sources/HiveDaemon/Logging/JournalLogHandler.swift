@@ -19,7 +19,9 @@ import Darwin
 /// (it ignores `ENOENT` on purpose); ``journalAvailable(socketPath:)`` tells beforehand, and
 /// ``HiveLogging/bootstrap(target:level:environment:)`` picks stderr then. Any other
 /// failure is swallowed and the entry goes to stderr as a plain line instead, after a
-/// one-time notice per process: nothing is lost, nothing crashes.
+/// one-time notice per process: nothing crashes. Entries are sent by a thread of their own
+/// through a bounded queue, so a journald that stops reading never blocks the caller;
+/// entries that do not fit are counted and reported.
 public struct JournalLogHandler: LogHandler {
     /// The `SYSLOG_IDENTIFIER` of every entry: the daemon's name.
     public let identifier: String
@@ -78,14 +80,12 @@ public struct JournalLogHandler: LogHandler {
         access(socketPath, F_OK) == 0
     }
 
-    /// Writes `event` to the journal, or to stderr if journald cannot be reached.
+    /// Queues `event` for the journal (see ``JournalWriter``: never blocks), or for stderr if
+    /// journald refuses it.
     public func log(event: LogEvent) {
         let merged = LogMetadataMerge.merged(metadata, provider: metadataProvider, call: event.metadata)
         let fields = Self.fields(for: event, metadata: merged, identifier: identifier)
-        let result = SystemdCalls.journalSend(fields.map(\.assignment))
-        if result < 0 {
-            let error = SystemdError(function: "sd_journal_sendv", errno: -result)
-            JournalFallback.write(event, metadata: merged, identifier: identifier, error: error)
-        }
+        JournalWriter.write(JournalWriter.Entry(
+            assignments: fields.map(\.assignment), event: event, metadata: merged, identifier: identifier))
     }
 }

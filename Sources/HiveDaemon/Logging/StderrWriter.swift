@@ -5,12 +5,47 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes whole lines to stderr with `write(2)`, unbuffered.
+/// hived's stderr: whole lines, queued and written by a thread of their own, so a stderr
+/// pipe nobody drains (a stalled log collector) never blocks an event, a signal or the stop.
 ///
-/// One `write` per line: on a pipe or the journal's stream socket a line under `PIPE_BUF`
-/// arrives whole even when several threads log at once, with no lock of ours.
+/// The queue holds at most 4,096 lines or 1 MiB; past that, lines are dropped and counted,
+/// and `hived: N log lines dropped` is written where they are missing once the pipe takes
+/// lines again. A line longer than ``maximumLineBytes`` is cut. Each line is one `write(2)`:
+/// on a pipe or the journal's stream socket a line under `PIPE_BUF` arrives whole.
 enum StderrWriter {
+    /// The longest line written; longer ones are cut, saying how much is missing.
+    static let maximumLineBytes = 64 * 1024
+
+    static let shared = OutputWriter<String>(
+        name: "hived-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
+        deliver: { writeNow($0) },
+        dropNotice: { "hived: \($0) log line\($0 == 1 ? "" : "s") dropped (stderr was not drained)\n" })
+
+    /// Queues `text` (one or more whole lines); never blocks.
     static func write(_ text: String) {
+        let text = capped(text)
+        shared.enqueue(text, bytes: text.utf8.count)
+    }
+
+    /// Waits until the queued lines are written or `deadline` passes (`CLOCK_MONOTONIC`
+    /// nanoseconds); returns whether they all were.
+    @discardableResult
+    static func flush(until deadline: UInt64) -> Bool {
+        shared.flush(until: deadline)
+    }
+
+    /// `text` cut to ``maximumLineBytes`` on a character boundary, ending in a newline.
+    static func capped(_ text: String) -> String {
+        let count = text.utf8.count
+        guard count > maximumLineBytes else { return text }
+        let kept = text.prefix(utf8Bytes: maximumLineBytes)
+        return kept + "… (\(count - kept.utf8.count) bytes cut)\n"
+    }
+
+    /// Writes `text` to fd 2 now, blocking until the kernel took it; on the writer thread
+    /// only. A stderr opened non-blocking is waited for with `poll(2)`; a closed one drops
+    /// the text.
+    private static func writeNow(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
@@ -20,8 +55,11 @@ enum StderrWriter {
                     offset += written
                 } else if written < 0 && errno == EINTR {
                     continue
+                } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    var descriptor = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
                 } else {
-                    return  // stderr closed or full: nothing sensible left to do
+                    return  // stderr closed: nothing sensible left to do
                 }
             }
         }

@@ -5,14 +5,43 @@ import HiveKit
 /// ``stopping(status:)``, ``status(_:)``, ``watchdog``, ``extendTimeout(by:)``,
 /// ``errno(_:status:)``) and join two with ``appending(_:)``. Everything in one message
 /// reaches systemd together, which is what `RELOADING=1` + `MONOTONIC_USEC=` needs.
-/// Status text has its newlines replaced by spaces, as a newline would end the assignment.
+/// Status text is kept clean and short: control characters (a newline would end the
+/// assignment) become spaces, and text past ``maximumStatusBytes`` is cut with `…`.
 public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
+    /// What a message does, for the notifier's queue: only the latest `WATCHDOG=1`,
+    /// `STATUS=` or `EXTEND_TIMEOUT_USEC=` matters; state changes must all arrive, in order.
+    public enum Kind: Sendable, Hashable {
+        /// `READY=1`, `RELOADING=1`, `STOPPING=1`, `ERRNO=`…: changes what systemd believes.
+        case state
+        /// Only `STATUS=`.
+        case status
+        /// Only `WATCHDOG=1`.
+        case watchdog
+        /// Only `EXTEND_TIMEOUT_USEC=`.
+        case extendTimeout
+    }
+
+    /// The longest `STATUS=` text sent, in UTF-8 bytes; longer text is cut and ends in `…`.
+    public static let maximumStatusBytes = 1024
+
     /// The datagram's text, exactly as sent, e.g. `READY=1\nSTATUS=running`.
     public let text: String
+    /// What the message does.
+    public let kind: Kind
 
     /// A message of raw text; the caller keeps it to `NAME=value` lines.
     public init(rawText: String) {
         self.text = rawText
+        let lines = rawText.split(separator: "\n")
+        if lines.allSatisfy({ $0.hasPrefix("STATUS=") }) {
+            kind = .status
+        } else if rawText == "WATCHDOG=1" {
+            kind = .watchdog
+        } else if lines.allSatisfy({ $0.hasPrefix("EXTEND_TIMEOUT_USEC=") }) {
+            kind = .extendTimeout
+        } else {
+            kind = .state
+        }
     }
 
     /// `READY=1`, then `STATUS=` if given: start-up (or a reload) finished.
@@ -73,9 +102,14 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     /// The datagram's text.
     public var description: String { text }
 
-    private static func sanitized(_ status: String) -> String {
-        guard status.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else { return status }
-        return String(status.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\0" ? " " : $0 })
+    /// `status` with control characters turned into spaces and cut to
+    /// ``maximumStatusBytes`` (ending in `…`).
+    static func sanitized(_ status: String) -> String {
+        let clean = status.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+            ? String(status.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
+            : status
+        guard clean.utf8.count > maximumStatusBytes else { return clean }
+        return clean.prefix(utf8Bytes: maximumStatusBytes - 3) + "…"
     }
 
     private static func microseconds(of duration: Duration) -> UInt64 {

@@ -2,23 +2,42 @@ import HiveKit
 import Logging
 import Synchronization
 
-/// Tells systemd about this service's state through `sd_notify(0, …)`.
+/// Tells systemd about this service's state through `sd_notify(0, …)`, without ever making
+/// the caller wait.
+///
+/// ``send(_:)`` queues the message and returns at once; a thread of the notifier's own
+/// hands queued messages to `sd_notify` in order. `sd_notify` cannot be made non-blocking:
+/// libsystemd opens a blocking datagram socket for each call and sends without
+/// `MSG_DONTWAIT` or a timeout, so a receiver that stops reading (a busy PID 1; the queue
+/// holds `net.unix.max_dgram_qlen` datagrams) blocks it. Only the writer thread waits then;
+/// events, signals and the stop go on, and messages wait in a bounded ``NotifyQueue``
+/// (`READY=1`, `RELOADING=1`, `STOPPING=1` kept in order and delivered once the receiver
+/// reads again; `WATCHDOG=1` and `STATUS=` coalesced). ``flush(until:)`` waits, with a
+/// deadline, for everything queued to be taken.
 ///
 /// With `NOTIFY_SOCKET` unset (not under systemd, or not `Type=notify`) every send is a
-/// silent no-op that returns false, so a daemon behaves the same everywhere. A bad
-/// `NOTIFY_SOCKET` (a missing path, a socket nobody reads) makes ``send(_:)`` return false
-/// and log one warning for the notifier's lifetime, never crash.
+/// silent no-op that returns false, so a daemon behaves the same everywhere. A failing
+/// `sd_notify` (a missing path, a refused or oversized datagram) is logged as a warning
+/// each time, at most once a second, with the number of failures in between.
 ///
 /// `sd_notify` is always called with `unset_environment` = 0: unsetting `NOTIFY_SOCKET`
 /// would make every later notification (`READY=1` after `RELOADING=1`, `WATCHDOG=1`) go
-/// nowhere. Safe to call from any thread; a send is one `sendmsg(2)`, and sending
-/// ``NotifyMessage/watchdog`` allocates nothing of ours.
+/// nowhere. Safe to call from any thread; queueing ``NotifyMessage/watchdog`` allocates
+/// nothing of ours.
 public final class SystemdNotifier: Sendable {
     /// Whether systemd asked for notifications when this notifier was made
     /// (`NOTIFY_SOCKET` set and not empty). When false, ``send(_:)`` does nothing.
     public let isEnabled: Bool
-    private let logger: Logger
-    private let warned = Atomic<Bool>(false)
+    let logger: Logger
+    let outbox = Outbox()
+    let failures = Mutex(FailureLog())
+    let failureLogInterval: UInt64
+
+    /// Rate-limits the warnings about failed notifications.
+    struct FailureLog {
+        var lastLogged: UInt64 = 0
+        var suppressed = 0
+    }
 
     /// Makes a notifier for the `NOTIFY_SOCKET` in `environment`.
     ///
@@ -28,32 +47,38 @@ public final class SystemdNotifier: Sendable {
     ///
     /// - Parameters:
     ///   - environment: the variables captured at the top of `main`.
-    ///   - logger: where the one warning about a failing socket goes.
-    public init(environment: SystemdEnvironment, logger: Logger = Logger(label: "HiveDaemon")) {
+    ///   - logger: where warnings about failing notifications go.
+    public convenience init(environment: SystemdEnvironment, logger: Logger = Logger(label: "HiveDaemon")) {
+        self.init(environment: environment, logger: logger, failureLogInterval: .seconds(1))
+    }
+
+    /// A notifier that logs a failure at most once per `failureLogInterval`.
+    init(environment: SystemdEnvironment, logger: Logger, failureLogInterval: Duration) {
         self.isEnabled = environment.notificationsEnabled
         self.logger = logger
+        self.failureLogInterval = failureLogInterval.nanosecondsClamped
     }
 
-    /// Sends `message`; returns whether systemd's socket took it.
+    /// Queues `message` for systemd; never blocks.
     ///
-    /// Returns false without a word when notifications are off. When `sd_notify` fails, the
-    /// first failure is logged as a warning (naming `NOTIFY_SOCKET`'s errno) and later ones
-    /// are silent; the daemon carries on either way.
+    /// - Returns: false when notifications are off (no `NOTIFY_SOCKET`), true once queued.
     @discardableResult
     public func send(_ message: NotifyMessage) -> Bool {
-        do {
-            return try trySend(message)
-        } catch {
-            if !warned.exchange(true, ordering: .relaxed) {
-                logger.warning(
-                    "cannot notify systemd; further notification failures are not logged",
-                    metadata: ["module": "systemd", "error": "\(error)", "notification": "\(message.text)"])
-            }
-            return false
-        }
+        guard isEnabled else { return false }
+        if outbox.add(message) { DaemonThread.start(name: "hived-notify") { [self] in drain() } }
+        return true
     }
 
-    /// Sends `message` and reports a failure as an error instead of logging it.
+    /// Waits until every message queued so far was taken by `sd_notify` (or failed), or
+    /// until `deadline` (`CLOCK_MONOTONIC` nanoseconds). Returns whether the queue drained.
+    @discardableResult
+    public func flush(until deadline: UInt64) -> Bool {
+        outbox.flush(until: deadline)
+    }
+
+    /// Sends `message` now, on the calling thread, and reports a failure as an error.
+    /// Blocks while the receiver does not read: for tools and tests, never for a daemon's
+    /// event, signal or stop path (use ``send(_:)`` there).
     ///
     /// - Returns: true if sent; false if notifications are off (no `NOTIFY_SOCKET`).
     /// - Throws: ``SystemdError`` from `sd_notify` (e.g. `ENOENT` for a missing socket path).
@@ -61,5 +86,45 @@ public final class SystemdNotifier: Sendable {
     public func trySend(_ message: NotifyMessage) throws(SystemdError) -> Bool {
         guard isEnabled else { return false }
         return try SystemdError.check(SystemdCalls.notify(message.text), "sd_notify") > 0
+    }
+
+    /// What is held up writing to `NOTIFY_SOCKET`, if anything: `writing to NOTIFY_SOCKET
+    /// (2 notifications waiting, the first for 3.1s: STOPPING=1)`.
+    public var backlog: String? {
+        guard let (waiting, first, since) = outbox.backlog() else { return nil }
+        let elapsed = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- since))
+        let head = first.text.prefix { $0 != "\n" }
+        return "writing to NOTIFY_SOCKET (\(waiting) notification\(waiting == 1 ? "" : "s") waiting, "
+            + "the first for \(elapsed.shortDescription): \(head))"
+    }
+
+    /// The writer thread: sends queued messages one by one, in order.
+    private func drain() {
+        while true {
+            let message = outbox.take()
+            do {
+                try SystemdError.check(SystemdCalls.notify(message.text), "sd_notify")
+            } catch {
+                logFailure(error, message)
+            }
+        }
+    }
+
+    private func logFailure(_ error: SystemdError, _ message: NotifyMessage) {
+        let now = MonotonicClock.nanoseconds()
+        let suppressed = failures.withLock { log -> Int? in
+            guard log.lastLogged == 0 || now &- log.lastLogged >= failureLogInterval else {
+                log.suppressed += 1
+                return nil
+            }
+            log.lastLogged = now
+            defer { log.suppressed = 0 }
+            return log.suppressed
+        }
+        guard let suppressed else { return }
+        let head = String(message.text.prefix { $0 != "\n" })
+        logger.warning(
+            "cannot notify systemd\(suppressed > 0 ? " (\(suppressed) more failures not logged)" : "")",
+            metadata: ["module": "systemd", "error": "\(error)", "notification": "\(head)"])
     }
 }

@@ -53,6 +53,8 @@ extension ProcessEnvironmentSuite {
             dup2(ends[1], STDERR_FILENO)
             close(ends[1])
             body()
+            // Lines and entries are written by threads of their own: let them out first.
+            HiveLogging.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000)
             dup2(saved, STDERR_FILENO)
             close(saved)
             defer { close(ends[0]) }

@@ -7,11 +7,16 @@ import Testing
 extension ProcessEnvironmentSuite {
     @Suite struct SystemdNotifierTests {
         /// A notifier made the way main makes one, with `NOTIFY_SOCKET` pointing at `socket`.
+        /// `sd_notify` reads `NOTIFY_SOCKET` when the writer thread sends, so the body's
+        /// messages are flushed before the variable is restored.
         private func withNotifier<T>(
-            socketPath: String?, logger: Logger = Logger(label: "hived"), _ body: (SystemdNotifier) throws -> T
+            socketPath: String?, logger: Logger = Logger(label: "hived"), failureLogInterval: Duration = .seconds(1),
+            _ body: (SystemdNotifier) throws -> T
         ) throws -> T {
             try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socketPath]) {
-                try body(SystemdNotifier(environment: .capture(), logger: logger))
+                let notifier = SystemdNotifier(environment: .capture(), logger: logger, failureLogInterval: failureLogInterval)
+                defer { #expect(notifier.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000)) }
+                return try body(notifier)
             }
         }
 
@@ -65,23 +70,27 @@ extension ProcessEnvironmentSuite {
             #expect(try !withNotifier(socketPath: "") { $0.send(.ready()) })
         }
 
-        @Test func missingSocketReturnsFalseAndWarnsOnce() throws {
+        @Test func missingSocketWarnsAtEveryFailureRateLimited() throws {
             let socket = try NotifySocket()
             let missing = socket.directory + "/nobody-listens.sock"
-            let (logger, store) = CapturingLogHandler.logger()
-            try withNotifier(socketPath: missing, logger: logger) { notifier in
-                #expect(notifier.isEnabled)
-                #expect(!notifier.send(.ready()))
-                #expect(!notifier.send(.watchdog))
-                #expect(!notifier.send(.stopping()))
-                #expect(throws: SystemdError(function: "sd_notify", errno: ENOENT)) {
-                    try notifier.trySend(.watchdog)
+            for (interval, expected) in [(Duration.seconds(3600), 1), (.zero, 3)] {
+                let (logger, store) = CapturingLogHandler.logger()
+                try withNotifier(socketPath: missing, logger: logger, failureLogInterval: interval) { notifier in
+                    #expect(notifier.isEnabled)
+                    #expect(notifier.send(.ready()), "queued")
+                    #expect(notifier.send(.watchdog))
+                    #expect(notifier.send(.stopping()))
+                    #expect(throws: SystemdError(function: "sd_notify", errno: ENOENT)) {
+                        try notifier.trySend(.watchdog)
+                    }
                 }
+                let warnings = store.all.filter { $0.level == .warning }
+                #expect(warnings.count == expected, "interval \(interval)")
+                #expect(store.all.count == expected)
+                #expect(warnings.first?.metadata?["error"]?.description.contains("sd_notify") == true)
+                #expect(warnings.first?.metadata?["notification"]?.description == "READY=1")
+                if expected == 3 { #expect(warnings.last?.metadata?["notification"]?.description == "STOPPING=1") }
             }
-            let warnings = store.all.filter { $0.level == .warning }
-            #expect(warnings.count == 1)
-            #expect(store.all.count == 1)
-            #expect(warnings.first?.metadata?["error"]?.description.contains("sd_notify") == true)
             #expect(!socket.hasPending())
         }
 

@@ -1,0 +1,46 @@
+import HiveKit
+import Logging
+
+/// hived's journal entries, queued and sent by a thread of their own: `sd_journal_sendv`
+/// blocks while journald does not read its socket (libsystemd opens that socket blocking
+/// and offers no timeout), so it is called only there, never on an event, signal or stop
+/// path.
+///
+/// The queue holds at most 4,096 entries or 4 MiB; past that, entries are dropped and
+/// counted, and an entry saying how many is written where they are missing once journald
+/// reads again. An entry journald refuses goes to stderr instead (``JournalFallback``).
+enum JournalWriter {
+    /// One entry: its fields, and what the stderr fallback needs.
+    struct Entry: Sendable {
+        let assignments: [String]
+        let event: LogEvent
+        let metadata: Logger.Metadata
+        let identifier: String
+    }
+
+    static let shared = OutputWriter<Entry>(
+        name: "hived-journal", maximumItems: 4096, maximumBytes: 4 << 20,
+        deliver: { send($0) },
+        dropNotice: { count in
+            let event = LogEvent(
+                level: .warning,
+                message: "\(count) log entr\(count == 1 ? "y" : "ies") dropped (journald was not reading)",
+                metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
+            let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: HiveLogging.label)
+            return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: HiveLogging.label)
+        })
+
+    /// Queues `entry`; never blocks.
+    static func write(_ entry: Entry) {
+        shared.enqueue(entry, bytes: entry.assignments.reduce(0) { $0 + $1.utf8.count })
+    }
+
+    /// Sends now, on the writer thread: blocks while journald does not read.
+    private static func send(_ entry: Entry) {
+        let result = SystemdCalls.journalSend(entry.assignments)
+        if result < 0 {
+            let error = SystemdError(function: "sd_journal_sendv", errno: -result)
+            JournalFallback.write(entry.event, metadata: entry.metadata, identifier: entry.identifier, error: error)
+        }
+    }
+}

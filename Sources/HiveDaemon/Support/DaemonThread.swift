@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts the daemon's own threads: plain detached pthreads, outside Swift's cooperative
+/// pool, so a module that blocks every pool thread cannot stop them.
+enum DaemonThread {
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// Starts a detached thread named `name` (at most 15 bytes, as `ps -L` shows it) that
+    /// runs `body`. The thread inherits the caller's signal mask: hived's handled signals
+    /// stay blocked there. Returns false if the thread could not be created. Wraps
+    /// `pthread_create`.
+    @discardableResult
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Body {
+            setName(name)
+            body()
+        }).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        pthread_attr_setstacksize(&attributes, 256 * 1024)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, { argument in
+            let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+            body.run()
+            return nil
+        }, box)
+        guard created == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            return false
+        }
+        return true
+    }
+
+    /// Names the calling thread through `/proc/thread-self/comm` (what
+    /// `pthread_setname_np`, which Swift does not import, writes).
+    private static func setName(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,57 @@
+@testable import HiveDaemon
+import Testing
+
+@Suite struct NotifyQueueTests {
+    private func drained(_ queue: NotifyQueue) -> [String] {
+        var queue = queue
+        var texts: [String] = []
+        while let message = queue.next() { texts.append(message.text) }
+        return texts
+    }
+
+    @Test func stateMessagesKeepTheirOrderAndWatchdogAndStatusCoalesce() {
+        var queue = NotifyQueue()
+        queue.add(.status("starting"))
+        queue.add(.watchdog)
+        queue.add(.watchdog)
+        queue.add(.ready(status: "running"))
+        queue.add(.status("a"))
+        queue.add(.extendTimeout(by: .seconds(1)))
+        queue.add(.stopping())
+        queue.add(.status("b"))
+        queue.add(.extendTimeout(by: .seconds(2)))
+        #expect(drained(queue) == [
+            "WATCHDOG=1", "READY=1\nSTATUS=running", "STOPPING=1", "STATUS=b", "EXTEND_TIMEOUT_USEC=2000000",
+        ])
+        #expect(queue.coalesced == 4)
+    }
+
+    @Test func aReloadStormCollapsesWholeReloadsButNeverTheLastStates() {
+        var queue = NotifyQueue()
+        queue.add(.ready(status: "running"))
+        for index in 0..<1_000 {
+            queue.add(.reloading(status: "reloading", monotonicMicroseconds: UInt64(index)))
+            queue.add(.ready(status: "reloaded \(index)"))
+        }
+        queue.add(.stopping())
+        let texts = drained(queue)
+        #expect(texts.count <= NotifyQueue.stateLimit + 1)
+        #expect(texts.first == "READY=1\nSTATUS=running")
+        #expect(texts.last == "STOPPING=1")
+        #expect(texts.dropLast().last == "READY=1\nSTATUS=reloaded 999")
+        // Every RELOADING=1 left is followed by its READY=1.
+        for (index, text) in texts.enumerated() where text.hasPrefix("RELOADING=1") {
+            #expect(texts[index + 1].hasPrefix("READY=1"))
+        }
+    }
+
+    @Test func statusIsCleanAndBounded() {
+        let long = NotifyMessage.status(String(repeating: "é", count: 5_000_000))
+        #expect(long.text.utf8.count <= "STATUS=".utf8.count + NotifyMessage.maximumStatusBytes)
+        #expect(long.text.hasSuffix("…"))
+        #expect(long.kind == .status)
+        let forged = NotifyMessage.status("x\nREADY=1\u{1b}[31m\u{85}y")
+        #expect(forged.text == "STATUS=x READY=1 [31m y")
+        #expect(NotifyMessage.ready(status: String(repeating: "a", count: 2000)).text.utf8.count < 1100)
+    }
+}
