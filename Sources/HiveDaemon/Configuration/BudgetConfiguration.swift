@@ -8,6 +8,9 @@ import HiveKit
 /// - `budgets.stop`: how long the whole stop (`terminate`, then every `teardown`) may
 ///   take (default `30s`). Overridden by `NAME_BUDGET_STOP`.
 public struct BudgetConfiguration: Sendable, Hashable {
+    /// The shortest budget accepted (1 ms): anything shorter is a configuration error.
+    public static let minimum: Duration = .milliseconds(1)
+
     /// Time budget of one hook call when the module names none.
     public var event: Duration
     /// Time budget of the whole stop sequence.

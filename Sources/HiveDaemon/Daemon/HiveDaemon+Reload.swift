@@ -16,12 +16,9 @@ extension HiveDaemon {
         defer { current.withLock { $0.isReloading = false } }
         notifier.send(.reloading(status: "reloading configuration"))
         let configuration: DaemonConfiguration
-        readingSince.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
         do {
-            configuration = try options.loadConfiguration()
-            readingSince.store(0, ordering: .relaxed)
+            configuration = try readConfiguration()
         } catch {
-            readingSince.store(0, ordering: .relaxed)
             rejectReload(error)
             return
         }

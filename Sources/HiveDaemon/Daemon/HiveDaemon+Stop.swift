@@ -5,78 +5,116 @@ import Glibc
 
 extension HiveDaemon {
     /// Stops: `STOPPING=1` first (unless already sent), then `terminate` in order and
-    /// `teardown` in reverse, within what is left of the stop budget (it started when the
-    /// stop signal arrived). While modules still work after a second, systemd is asked
+    /// `teardown` in reverse. While modules still work after a second, systemd is asked
     /// for more time (`EXTEND_TIMEOUT_USEC`) so that the stop budget, not
-    /// `TimeoutStopSec=`, decides. Further stop signals change nothing.
+    /// `TimeoutStopSec=`, decides. Further stop signals change nothing; the stop budget
+    /// (it started when the stop signal arrived) is enforced by the ``StopGuard``, which
+    /// needs nothing of this task.
     func stop(_ hive: Hive) async -> DaemonExitCode {
+        armStopDeadline()
         let (deadline, alreadySent) = current.withLock { current in
-            let deadline = current.stopDeadline ?? ContinuousClock.now + current.stopBudget
-            current.stopDeadline = deadline
-            defer { current.isStopping = true }
-            return (deadline, current.sentStopping)
+            defer {
+                current.isStopping = true
+                current.sentStopping = true
+            }
+            return (current.stopDeadline ?? 0, current.sentStopping)
         }
         if !alreadySent { notifier.send(.stopping(status: Self.stoppingStatus)) }
         let extender = Task { [notifier] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                guard !Task.isCancelled, ContinuousClock.now < deadline else { return }
+                let now = MonotonicClock.nanoseconds()
+                guard !Task.isCancelled, now < deadline else { return }
                 if hive.stalledHandlers().isEmpty {
-                    notifier.send(.extendTimeout(by: deadline - ContinuousClock.now + .seconds(5)))
+                    notifier.send(.extendTimeout(by: .nanoseconds(Int64(clamping: deadline - now)) + .seconds(5)))
                 }
             }
         }
         defer { extender.cancel() }
-        let left = max(deadline - ContinuousClock.now, .zero)
-        let outcome = await BudgetRace.run(within: left) { _ = await hive.stop() }
-        guard case .timedOut = outcome else {
-            logger.info("stopped")
-            return .success
-        }
-        reportStopBudgetExceeded(hive, while: "stopping")
-        return .stopBudgetExceeded
+        _ = await hive.stop()
+        logger.info("stopped")
+        return .success
     }
 
     /// Starts the stop budget and sends `STOPPING=1` when the first stop signal arrives
     /// (on the signal thread), so systemd learns of the stop at once; during a reload,
     /// `STOPPING=1` follows the reload's `READY=1` instead (see ``stop(_:)``).
     ///
-    /// A stop waits for the event being delivered (or for start-up) to finish; if that
-    /// hook hangs, the daemon exits 75 when the budget runs out rather than waiting for
-    /// systemd's `SIGKILL`. A stop during start-up ends the daemon without its ever
-    /// reporting ready (see ``run()``).
-    func armStopDeadline(_ hive: Hive) {
-        let armed = current.withLock { current -> (budget: Duration, starting: Bool, announce: Bool)? in
+    /// A stop waits for the event being delivered (or for start-up) to finish; whatever
+    /// hangs, the ``StopGuard`` ends the process with 75 when the budget runs out rather
+    /// than waiting for systemd's `SIGKILL`. A stop during start-up ends the daemon without
+    /// its ever reporting ready (see ``run()``).
+    func armStopDeadline() {
+        let armed = current.withLock { current -> (deadline: UInt64, hive: Hive?, starting: Bool, announce: Bool)? in
             guard current.stopDeadline == nil else { return nil }
-            current.stopDeadline = ContinuousClock.now + current.stopBudget
+            let deadline = MonotonicClock.nanoseconds() &+ current.stopBudget.nanosecondsClamped
+            current.stopDeadline = deadline
             if current.isStarting { current.stopRequestedWhileStarting = true }
             let announce = !current.isReloading
             if announce { current.sentStopping = true }
-            return (current.stopBudget, current.isStarting, announce)
+            return (deadline, current.hive, current.isStarting, announce)
         }
         guard let armed else { return }
-        if armed.announce {
-            let waitingFor = armed.starting ? "start-up" : hive.runningHandlers().isEmpty ? nil : "the current event"
-            notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0) to finish" } ?? Self.stoppingStatus))
-        }
-        Task { [self] in
-            try? await Task.sleep(for: armed.budget)
-            guard !current.withLock({ $0.isStopping }) else { return }
-            reportStopBudgetExceeded(hive, while: armed.starting ? "starting" : "waiting for an event")
-            exit(DaemonExitCode.stopBudgetExceeded.rawValue)
-        }
+        stopGuard.arm(
+            deadline: armed.deadline, report: { [self] in reportStopBudgetExceeded() },
+            flush: { [notifier] end in
+                notifier.flush(until: end)
+                HiveLogging.flush(until: end)
+            })
+        guard armed.announce else { return }
+        let waitingFor: String? =
+            armed.hive == nil ? "the configuration to be read"
+            : armed.starting ? "start-up"
+            : armed.hive!.runningHandlers().isEmpty ? nil : "the current event"
+        notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0) to finish" } ?? Self.stoppingStatus))
     }
-
     /// `STATUS=` with `STOPPING=1` when nothing holds the stop up.
     static let stoppingStatus = "stopping: terminate, then teardown"
 
-    /// Logs and reports (`STATUS=`) which hooks held the stop up past its budget.
-    private func reportStopBudgetExceeded(_ hive: Hive, while phase: String) {
-        let budget = current.withLock { $0.stopBudget }
-        let stuck = hive.runningHandlers().map(\.description).joined(separator: "; ")
+    /// Logs and reports (`STATUS=`) what held the stop up past its budget: hooks still
+    /// running (abandoned ones included), a configuration file being read, notifications
+    /// systemd has not taken. Runs on the stop guard's thread: it takes only short locks.
+    func reportStopBudgetExceeded() {
+        let (budget, hive, reading, phase) = current.withLock { current in
+            let phase =
+                current.readingPath != nil ? "reading the configuration"
+                : current.isStarting ? "starting"
+                : current.isStopping ? "stopping" : "waiting for an event"
+            return (current.stopBudget, current.hive, current.readingPath, phase)
+        }
+        var stuck: [String] = []
+        if let hive {
+            stuck += hive.runningHandlers().map(\.description)
+            stuck += hive.abandonedHandlers().map(\.description)
+        }
+        if let reading { stuck.append("reading \(reading)") }
+        if let backlog = notifier.backlog { stuck.append(backlog) }
         let status = "stop budget of \(budget.shortDescription) exceeded while \(phase)"
-            + (stuck.isEmpty ? "" : ": \(stuck)")
+            + (stuck.isEmpty ? "" : ": \(stuck.joined(separator: "; "))")
         logger.critical("\(status)")
         notifier.send(.status(status))
+    }
+
+    /// Ends the process with `status`, once systemd has taken every notification queued
+    /// before (so `STOPPING=1` or the failure's `STATUS=` is not lost) and the log lines
+    /// had a moment to go out.
+    ///
+    /// After a stop signal, the stop budget bounds all of it: a notification socket that
+    /// does not drain by the deadline turns a clean stop into the stop guard's exit 75,
+    /// naming `NOTIFY_SOCKET`. Without one (exit 70 or 78), the outputs get a second.
+    public func exit(_ status: DaemonExitCode) -> Never {
+        let now = MonotonicClock.nanoseconds()
+        guard let deadline = stopGuard.armedDeadline else {
+            _ = stopGuard.claim(status.rawValue)
+            notifier.flush(until: now + 1_000_000_000)
+            HiveLogging.flush(until: now + 1_000_000_000)
+            Glibc.exit(status.rawValue)
+        }
+        if notifier.flush(until: deadline), stopGuard.claim(status.rawValue) {
+            HiveLogging.flush(until: min(now + 500_000_000, deadline + StopGuard.reportGrace / 2))
+            Glibc.exit(status.rawValue)
+        }
+        // The stop guard claimed the exit: it reports and ends the process.
+        while true { sleep(60) }
     }
 }

@@ -22,6 +22,8 @@ public final class HiveDaemon: Sendable {
     let options: DaemonOptions
     let inbox = DaemonInbox()
     let notifier: SystemdNotifier
+    /// Ends the process when the stop budget runs out, from a thread of its own.
+    let stopGuard: StopGuard
     /// `CLOCK_MONOTONIC` nanoseconds when the daemon began reading a configuration for a
     /// reload, 0 when it is not: the watchdog treats that work like a hook.
     let readingSince = Atomic<UInt64>(0)
@@ -34,12 +36,20 @@ public final class HiveDaemon: Sendable {
         var stopBudget: Duration = .seconds(30)
         var logTarget: LogTarget = .auto
         var services: [ServiceSpec] = []
+        /// The hive, once the configuration was read.
+        var hive: Hive?
+        /// Until the configuration was read: signals other than stops wait in `early`.
+        var isConfigured = false
+        var early: [Int32] = []
+        /// The configuration file being read, if one is.
+        var readingPath: String?
         /// Until `setup` and `init` have finished (or failed).
         var isStarting = true
         /// A stop signal arrived while starting.
         var stopRequestedWhileStarting = false
-        /// When the stop budget runs out; set by the first stop signal.
-        var stopDeadline: ContinuousClock.Instant?
+        /// When the stop budget runs out (`CLOCK_MONOTONIC` nanoseconds); set by the first
+        /// stop signal.
+        var stopDeadline: UInt64?
         /// `STOPPING=1` was sent already.
         var sentStopping = false
         /// A reload is under way (`RELOADING=1` sent, `READY=1` not yet): a stop signal
@@ -50,25 +60,36 @@ public final class HiveDaemon: Sendable {
         var logger: Logger
     }
 
-    /// A daemon for `options`; nothing runs before ``run()``.
+    /// A daemon for `options`; nothing runs before ``run()`` but the stop guard's thread,
+    /// which sleeps until a stop signal arrives.
     public init(_ options: DaemonOptions) {
         self.options = options
         let identifier = options.identity.logLabel
         let stderrLogger = Logger(label: identifier) { _ in
             HiveLogging.makeHandler(target: .stderr, identifier: identifier)
         }
-        self.notifier = SystemdNotifier(environment: options.systemd, logger: stderrLogger)
-        self.current = Mutex(Current(logger: stderrLogger))
+        let notifier = SystemdNotifier(environment: options.systemd, logger: stderrLogger)
+        self.notifier = notifier
+        var current = Current(logger: stderrLogger)
+        // Until the file is read, a stop signal is timed with the override or the default.
+        if let (_, text) = options.overrides.value("BUDGET_STOP"), let budget = Duration(parsing: text),
+            budget >= BudgetConfiguration.minimum
+        {
+            current.stopBudget = budget
+        }
+        self.current = Mutex(current)
+        self.stopGuard = StopGuard()
     }
 
     var logger: Logger { current.withLock { $0.logger } }
 
     /// Runs the daemon on a task while the calling thread, which must be the main thread
-    /// with the signals blocked, reads signals; exits the process with the daemon's status.
+    /// with the signals blocked, reads signals; exits the process with the daemon's status
+    /// (see ``exit(_:)``).
     public static func main(_ options: DaemonOptions) -> Never {
+        let daemon = HiveDaemon(options)
         Task.detached {
-            let status = await HiveDaemon(options).run()
-            exit(status.rawValue)
+            daemon.exit(await daemon.run())
         }
         SignalReader.readForever()
     }
@@ -76,9 +97,10 @@ public final class HiveDaemon: Sendable {
     /// Runs the daemon until it is stopped; returns the exit status. Signals reach it only
     /// while ``SignalReader`` runs (``main(_:)`` does that).
     public func run() async -> DaemonExitCode {
+        SignalReader.setHandler { [self] signal in receive(signal) }
         let configuration: DaemonConfiguration
         do {
-            configuration = try options.loadConfiguration()
+            configuration = try readConfiguration()
         } catch {
             writeStandardError("\(options.identity.name): \(error)\n")
             notifier.send(.status("invalid configuration: \(error)"))
@@ -91,14 +113,23 @@ public final class HiveDaemon: Sendable {
         if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
         }
-        current.withLock { current in
+        let hive = Hive(configuration.hiveConfiguration(logger: logger))
+        let (early, stopRequested) = current.withLock { current in
             current.signals = configuration.signals
-            current.stopBudget = configuration.budgets.stop
+            if current.stopDeadline == nil { current.stopBudget = configuration.budgets.stop }
             current.logTarget = configuration.log.target
             current.services = configuration.services
             current.logger = logger
+            current.hive = hive
+            current.isConfigured = true
+            defer { current.early = [] }
+            return (current.early, current.stopRequestedWhileStarting)
         }
-        let hive = Hive(configuration.hiveConfiguration(logger: logger))
+        if stopRequested {
+            logger.info("stopped before any module started")
+            return .success
+        }
+        early.forEach(receive)
         do {
             try hive.services.register(configuration.services, catalog: options.serviceCatalog)
             for spec in configuration.modules { try await hive.register(spec, catalog: options.catalog) }
@@ -107,7 +138,6 @@ public final class HiveDaemon: Sendable {
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
-        SignalReader.setHandler { [self] signal in self.receive(signal, hive: hive) }
         switch await start(hive) {
         case .failed: return .moduleFailed
         case .stopRequested: return await stop(hive)
@@ -116,6 +146,18 @@ public final class HiveDaemon: Sendable {
         let watchdog = startWatchdog(hive)
         defer { watchdog?.cancel() }
         return await serve(hive)
+    }
+
+    /// Reads and validates the configuration, recording what is being read so that a
+    /// stop, or the watchdog, can name it if the read hangs.
+    func readConfiguration() throws(HiveError) -> DaemonConfiguration {
+        current.withLock { $0.readingPath = options.configurationPath ?? "the embedded configuration" }
+        readingSince.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
+        defer {
+            readingSince.store(0, ordering: .relaxed)
+            current.withLock { $0.readingPath = nil }
+        }
+        return try options.loadConfiguration()
     }
 
     private enum StartOutcome { case ready, stopRequested, failed }
@@ -189,11 +231,19 @@ public final class HiveDaemon: Sendable {
         return "running \(count) module\(count == 1 ? "" : "s")"
     }
 
-    /// Turns a signal into a request for the event loop; runs on the signal thread.
-    private func receive(_ signal: Int32, hive: Hive) {
-        let (signals, logger) = current.withLock { ($0.signals, $0.logger) }
+    /// Turns a signal into a request for the event loop; runs on the signal thread. Until
+    /// the configuration was read, only a stop acts at once; other signals wait for the
+    /// signal map.
+    private func receive(_ signal: Int32) {
+        let (signals, logger, configured) = current.withLock { current in
+            if !current.isConfigured, signal != SIGTERM, signal != SIGINT, current.early.count < 64 {
+                current.early.append(signal)
+            }
+            return (current.signals, current.logger, current.isConfigured)
+        }
+        guard configured || signal == SIGTERM || signal == SIGINT else { return }
         if let request = Self.request(for: signal, signals: signals) {
-            if case .stop = request { armStopDeadline(hive) }
+            if case .stop = request { armStopDeadline() }
             inbox.post(request)
         } else {
             logger.debug("ignored \(SignalName.name(of: signal)): not mapped to an event")
@@ -212,8 +262,7 @@ public final class HiveDaemon: Sendable {
     }
 }
 
-/// Writes text to stderr without buffering (before logging is set up).
+/// Queues text for stderr (before logging is set up); never blocks.
 func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    StderrWriter.write(text)
 }

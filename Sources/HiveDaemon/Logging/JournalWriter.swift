@@ -21,13 +21,13 @@ enum JournalWriter {
     static let shared = OutputWriter<Entry>(
         name: "hived-journal", maximumItems: 4096, maximumBytes: 4 << 20,
         deliver: { send($0) },
-        dropNotice: { count in
+        dropNotice: { count, first in
             let event = LogEvent(
                 level: .warning,
                 message: "\(count) log entr\(count == 1 ? "y" : "ies") dropped (journald was not reading)",
                 metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
-            let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: HiveLogging.label)
-            return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: HiveLogging.label)
+            let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: first.identifier)
+            return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: first.identifier)
         })
 
     /// Queues `entry`; never blocks.

@@ -9,7 +9,7 @@ import Darwin
 /// pipe nobody drains (a stalled log collector) never blocks an event, a signal or the stop.
 ///
 /// The queue holds at most 4,096 lines or 1 MiB; past that, lines are dropped and counted,
-/// and `hived: N log lines dropped` is written where they are missing once the pipe takes
+/// and `N log lines dropped` is written where they are missing once the pipe takes
 /// lines again. A line longer than ``maximumLineBytes`` is cut. Each line is one `write(2)`:
 /// on a pipe or the journal's stream socket a line under `PIPE_BUF` arrives whole.
 enum StderrWriter {
@@ -19,7 +19,7 @@ enum StderrWriter {
     static let shared = OutputWriter<String>(
         name: "hived-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
         deliver: { writeNow($0) },
-        dropNotice: { "hived: \($0) log line\($0 == 1 ? "" : "s") dropped (stderr was not drained)\n" })
+        dropNotice: { count, _ in "\(count) log line\(count == 1 ? "" : "s") dropped (stderr was not drained)\n" })
 
     /// Queues `text` (one or more whole lines); never blocks.
     static func write(_ text: String) {

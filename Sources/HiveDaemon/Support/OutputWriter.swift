@@ -7,7 +7,7 @@ import HiveKit
 /// `maximumItems` items or `maximumBytes` bytes, counts it as dropped (the batch the writer
 /// is delivering no longer counts, so at most twice the bounds are held). The writer thread
 /// hands items to `deliver` (which may block) in order; where items were dropped it
-/// delivers `dropNotice(count)` at that very place, once the sink took everything before:
+/// delivers `dropNotice(count, first dropped item)` at that very place, once the sink took everything before:
 /// the reader learns how many lines are missing, and where.
 ///
 /// `@unchecked Sendable`: `state` is only touched under `condition`'s mutex; `deliver` and
@@ -15,7 +15,8 @@ import HiveKit
 final class OutputWriter<Item: Sendable>: @unchecked Sendable {
     private enum Entry {
         case item(Item, bytes: Int)
-        case dropped(Int)
+        /// How many items were dropped here, and the first of them.
+        case dropped(Int, first: Item)
     }
 
     private struct State {
@@ -32,7 +33,7 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
     private let maximumItems: Int
     private let maximumBytes: Int
     private let deliver: @Sendable (Item) -> Void
-    private let dropNotice: @Sendable (Int) -> Item
+    private let dropNotice: @Sendable (Int, Item) -> Item
     private let condition = ThreadCondition()
     private var state = State()
 
@@ -40,7 +41,7 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
     init(
         name: String, maximumItems: Int, maximumBytes: Int,
         deliver: @escaping @Sendable (Item) -> Void,
-        dropNotice: @escaping @Sendable (Int) -> Item
+        dropNotice: @escaping @Sendable (Int, Item) -> Item
     ) {
         self.name = name
         self.maximumItems = maximumItems
@@ -56,10 +57,10 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
         let (queued, start) = condition.withLock { () -> (Bool, Bool) in
             guard state.queuedItems < maximumItems, state.queuedBytes + bytes <= maximumBytes else {
                 state.totalDropped += 1
-                if case .dropped(let count)? = state.queue.last {
-                    state.queue[state.queue.count - 1] = .dropped(count + 1)
+                if case .dropped(let count, let first)? = state.queue.last {
+                    state.queue[state.queue.count - 1] = .dropped(count + 1, first: first)
                 } else {
-                    state.queue.append(.dropped(1))
+                    state.queue.append(.dropped(1, first: item))
                 }
                 return (false, false)
             }
@@ -120,7 +121,7 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
             for entry in batch {
                 switch entry {
                 case .item(let item, _): deliver(item)
-                case .dropped(let count): deliver(dropNotice(count))
+                case .dropped(let count, let first): deliver(dropNotice(count, first))
                 }
             }
         }

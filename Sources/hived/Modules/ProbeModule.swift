@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The `probe` module: records every event it receives as one JSON line, and fails or
-/// stalls on chosen events, to rehearse failure handling under systemd.
+/// stalls (or blocks its thread) on chosen events, to rehearse failure handling under
+/// systemd.
 ///
 /// A line looks like `{"module":"store","event":"init","params":{},"ts":1732360000.123456}`;
 /// custom events add `"name":NAME` and carry their parameters in `params`. The event is
@@ -16,7 +17,11 @@ import Glibc
 ///   it nothing is written.
 /// - `fail_on` (list of event names): events whose hook throws; `custom:NAME` fails only
 ///   that custom event, `custom` every one.
-/// - `stall_on` (map of event name to duration): events whose hook sleeps that long first.
+/// - `stall_on` (map of event name to duration): events whose hook sleeps that long first
+///   (`Task.sleep`: the thread is free meanwhile, and cancellation ends the sleep).
+/// - `block_on` (map of event name to duration): events whose hook blocks its thread that
+///   long (`nanosleep`), as a blocking `close`, a semaphore or a C library call would:
+///   it holds one thread of the cooperative pool and ignores cancellation.
 ///
 /// Settings are read at each event, so a reload changes them.
 struct ProbeModule: Module {
@@ -27,15 +32,17 @@ struct ProbeModule: Module {
     }
 
     /// Checks the settings as a configuration file gives them: known keys, a string path,
-    /// event names in `fail_on` and `stall_on`, durations in `stall_on`.
+    /// event names in `fail_on`, `stall_on` and `block_on`, durations in `stall_on` and
+    /// `block_on`.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["path", "fail_on", "stall_on"])
+        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on"])
         _ = try settings.string("path")
         for name in try settings.strings("fail_on") ?? [] { try checkEventName(name, in: "fail_on", settings) }
-        if let stalls = try settings.settings("stall_on") {
-            for name in stalls.values.keys.sorted() {
-                try checkEventName(name, in: "stall_on", settings)
-                guard try stalls.duration(name) != nil else { throw stalls.error(name, "needs a duration") }
+        for key in ["stall_on", "block_on"] {
+            guard let durations = try settings.settings(key) else { continue }
+            for name in durations.values.keys.sorted() {
+                try checkEventName(name, in: key, settings)
+                guard try durations.duration(name) != nil else { throw durations.error(name, "needs a duration") }
             }
         }
     }
@@ -76,9 +83,25 @@ struct ProbeModule: Module {
                 }
             }
         }
+        if let blocks = try settings.settings("block_on") {
+            for name in names {
+                if let block = try blocks.duration(name) {
+                    context.logger.notice("blocking this thread for \(block) as told (block_on)")
+                    Self.blockThread(for: block)
+                }
+            }
+        }
         if let failures = try settings.strings("fail_on"), names.contains(where: failures.contains) {
             throw Failure(description: "probe '\(context.moduleName)' told to fail on \(context.event)", errno: 0)
         }
+    }
+
+    /// Sleeps `duration` with `nanosleep`, holding the calling thread, whatever happens.
+    static func blockThread(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// The names that select this event in `fail_on`/`stall_on`: `init`, or `custom` and

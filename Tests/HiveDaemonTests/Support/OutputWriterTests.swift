@@ -20,7 +20,7 @@ import Testing
         let sink = GatedSink()
         let writer = OutputWriter<String>(
             name: "test-writer", maximumItems: 3, maximumBytes: 1 << 20,
-            deliver: { sink.deliver($0) }, dropNotice: { "dropped \($0)" })
+            deliver: { sink.deliver($0) }, dropNotice: { count, _ in "dropped \(count)" })
         let started = MonotonicClock.nanoseconds()
         var accepted = 0
         for index in 0..<1_000 where writer.enqueue("line \(index)", bytes: 8) { accepted += 1 }
@@ -46,7 +46,7 @@ import Testing
         let sink = GatedSink()
         let writer = OutputWriter<String>(
             name: "test-writer", maximumItems: 1_000, maximumBytes: 100,
-            deliver: { sink.deliver($0) }, dropNotice: { "dropped \($0)" })
+            deliver: { sink.deliver($0) }, dropNotice: { count, _ in "dropped \(count)" })
         var accepted = 0
         for _ in 0..<100 where writer.enqueue(String(repeating: "x", count: 40), bytes: 40) { accepted += 1 }
         #expect(accepted >= 2 && accepted <= 5)

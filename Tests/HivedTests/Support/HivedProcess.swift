@@ -22,21 +22,28 @@ final class HivedProcess: @unchecked Sendable {
 
     /// Starts `hived ARGUMENTS` (or another daemon's `executable`) in `directory`, with a
     /// notify socket unless `notify` is false, and `environment` added to a clean
-    /// environment.
+    /// environment; stderr goes to a file unless `standardError` names another one. With a
+    /// `launcher` (`unshare …`), the executable's path and arguments follow the launcher's.
     init(
         _ arguments: [String], in directory: TestDirectory,
-        notify: Bool = true, environment: [String: String] = [:], executable: URL = HivedProcess.executable
+        notify: Bool = true, environment: [String: String] = [:], executable: URL = HivedProcess.executable,
+        standardError: FileHandle? = nil, launcher: [String] = []
     ) throws {
         self.notify = notify ? try NotifySocket(directory: directory.path) : nil
         stderrPath = directory.path + "/hived.stderr"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var env = ["PATH": "/usr/bin:/bin", "HIVED_LOG_TARGET": "stderr"]
         if let socket = self.notify { env["NOTIFY_SOCKET"] = socket.path }
         env.merge(environment) { _, new in new }
         process.environment = env
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardError = standardError ?? FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
     }

@@ -1,0 +1,91 @@
+import HiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The stop budget's last line of defence: a thread of its own, outside Swift's
+/// cooperative pool, that ends the process when the budget runs out, whatever holds the
+/// stop up.
+///
+/// Armed by the first stop signal with an absolute deadline. If the daemon has not claimed
+/// the exit by then (``exit(_:)`` after a clean stop), the guard claims it: it reports
+/// what is stuck (the `report` closure logs it and queues `STATUS=`), gives the output
+/// writers up to ``reportGrace`` to deliver, and calls `_exit(75)`. Nothing it does needs a
+/// pool thread, a task or a lock a module can hold, so hooks that block every pool thread
+/// cannot keep it from exiting. If the daemon claimed a clean exit but the process is still
+/// there ``reportGrace`` after the deadline (`exit(3)` stuck in an exit handler), the guard
+/// ends it with the claimed status.
+///
+/// `@unchecked Sendable`: `deadline` and `claimed` are only touched under `condition`'s
+/// mutex.
+final class StopGuard: @unchecked Sendable {
+    /// How long past the deadline the output writers may take to deliver the final report.
+    static let reportGrace: UInt64 = 80_000_000
+
+    private let condition = ThreadCondition()
+    private var deadline: UInt64?
+    private var claimed: Int32?
+    private var report: @Sendable () -> Void = {}
+    private var flush: @Sendable (UInt64) -> Void = { _ in }
+
+    /// A guard whose thread starts at once and sleeps until ``arm(deadline:report:flush:)``.
+    init() {
+        DaemonThread.start(name: "hived-stopguard") { [self] in watch() }
+    }
+
+    /// Starts the countdown: the process ends by `deadline` (`CLOCK_MONOTONIC` nanoseconds).
+    /// If the budget runs out, the guard calls `report`, then `flush(end)` to let the
+    /// report out by `end`. Only the first call counts. Never blocks; safe on the signal
+    /// thread.
+    func arm(
+        deadline: UInt64, report: @escaping @Sendable () -> Void, flush: @escaping @Sendable (UInt64) -> Void
+    ) {
+        condition.withLock {
+            guard self.deadline == nil else { return }
+            self.deadline = deadline
+            self.report = report
+            self.flush = flush
+        }
+        condition.broadcast()
+    }
+
+    /// The deadline, once armed.
+    var armedDeadline: UInt64? { condition.withLock { deadline } }
+
+    /// Claims the exit for `status` and exits with it: false if the guard already claimed
+    /// it (the budget ran out), and then the caller must wait for the guard to end the
+    /// process.
+    func claim(_ status: Int32) -> Bool {
+        condition.withLock {
+            guard claimed == nil else { return false }
+            claimed = status
+            return true
+        }
+    }
+
+    private func watch() {
+        let (status, byGuard, deadline, report, flush) = condition.withLock {
+            () -> (Int32, Bool, UInt64, @Sendable () -> Void, @Sendable (UInt64) -> Void) in
+            while true {
+                guard let deadline = self.deadline else {
+                    condition.wait(until: nil)
+                    continue
+                }
+                if MonotonicClock.nanoseconds() >= deadline { break }
+                condition.wait(until: deadline)
+            }
+            if let claimed { return (claimed, false, self.deadline!, self.report, self.flush) }
+            claimed = DaemonExitCode.stopBudgetExceeded.rawValue
+            return (DaemonExitCode.stopBudgetExceeded.rawValue, true, self.deadline!, self.report, self.flush)
+        }
+        let end = deadline + Self.reportGrace
+        if byGuard {
+            report()
+            flush(end)
+        } else {
+            var time = timespec(tv_sec: Int(end / 1_000_000_000), tv_nsec: Int(end % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+        }
+        _exit(status)
+    }
+}
