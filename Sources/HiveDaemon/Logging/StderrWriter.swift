@@ -42,10 +42,10 @@ enum StderrWriter {
         return kept + "… (\(count - kept.utf8.count) bytes cut)\n"
     }
 
-    /// Writes `text` to fd 2 now, blocking until the kernel took it; on the writer thread
-    /// only. A stderr opened non-blocking is waited for with `poll(2)`; a closed one drops
-    /// the text.
-    private static func writeNow(_ text: String) {
+    /// Writes `text` to fd 2 now, blocking until the kernel took it: on the writer thread,
+    /// or in a tool that is not a daemon. A stderr opened non-blocking is waited for with
+    /// `poll(2)`; a closed one drops the text.
+    static func writeNow(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
