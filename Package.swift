@@ -19,6 +19,8 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // glibc's statfs and malloc_trim, which the Glibc module does not declare.
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -32,7 +34,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The daemon layer: signals, systemd, configuration files, journald, the command line.
+        // The daemon layer: signals, systemd, configuration files, journald, the command line,
+        // logind, PSI.
         .target(
             name: "HiveDaemon",
             dependencies: [
@@ -40,6 +43,7 @@ let package = Package(
                 "CSystemd",
                 "CYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -15,7 +15,9 @@ struct ConfigurationParser {
     /// empty configuration.
     let requiresDocument: Bool
 
-    static let topLevelKeys = ["environment", "log", "budgets", "signals", "modules", "services"]
+    static let topLevelKeys = [
+        "environment", "log", "budgets", "signals", "sleep", "memory_pressure", "modules", "services",
+    ]
 
     init(path: String?, catalog: ModuleCatalog?, requiresDocument: Bool = false) {
         self.path = path
@@ -47,6 +49,8 @@ struct ConfigurationParser {
         if let node = map["log"] { configuration.log = try log(node) }
         if let node = map["budgets"] { configuration.budgets = try budgets(node) }
         if let node = map["signals"] { configuration.signals = try signals(node) }
+        if let node = map["sleep"] { configuration.sleep = try sleep(node) }
+        if let node = map["memory_pressure"] { configuration.memoryPressure = try memoryPressure(node) }
         if let node = map["modules"] { configuration.modules = try modules(node) }
         if let node = map["services"] { configuration.services = try services(node) }
         return configuration

@@ -1,6 +1,6 @@
 import HiveKit
 /// Everything a daemon configuration file says, validated: environment, logging, time
-/// budgets, the signal map, the modules and the services.
+/// budgets, the signal map, system sleep, memory pressure, the modules and the services.
 ///
 /// Build one with ``ConfigurationLoader/load(path:catalog:overrides:)`` or
 /// ``ConfigurationLoader/parse(_:path:catalog:overrides:)``; `init()` gives the
@@ -12,6 +12,8 @@ import HiveKit
 /// - `log`: see ``LogConfiguration``.
 /// - `budgets`: see ``BudgetConfiguration``.
 /// - `signals`: signal name or number → `custom:NAME`, `memoryWarning` or `reload`.
+/// - `sleep`: see ``SleepConfiguration``.
+/// - `memory_pressure`: see ``MemoryPressureConfiguration``.
 /// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
 ///   `budget`, `settings` entries (see ``ModuleSpec``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
@@ -27,6 +29,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// cannot be caught (`SIGKILL`, `SIGSTOP`), reports a fault (`SIGSEGV`…) or has a
     /// fixed meaning (`SIGTERM`, `SIGINT`, `SIGHUP`, `SIGTSTP`, `SIGCONT`).
     public var signals: [Int32: HiveEvent]
+    /// Whether and how system sleep (logind's `PrepareForSleep`) is followed.
+    public var sleep: SleepConfiguration
+    /// Whether and how memory pressure becomes `memoryWarning`.
+    public var memoryPressure: MemoryPressureConfiguration
     /// The configured modules, in file order, disabled ones included; names are unique.
     public var modules: [ModuleSpec]
     /// The configured services, in file order; (service, name) pairs are unique.
@@ -40,6 +46,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
         log: LogConfiguration = LogConfiguration(),
         budgets: BudgetConfiguration = BudgetConfiguration(),
         signals: [Int32: HiveEvent] = [:],
+        sleep: SleepConfiguration = SleepConfiguration(),
+        memoryPressure: MemoryPressureConfiguration = MemoryPressureConfiguration(),
         modules: [ModuleSpec] = [],
         services: [ServiceSpec] = [],
         path: String? = nil
@@ -48,6 +56,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
         self.log = log
         self.budgets = budgets
         self.signals = signals
+        self.sleep = sleep
+        self.memoryPressure = memoryPressure
         self.modules = modules
         self.services = services
         self.path = path

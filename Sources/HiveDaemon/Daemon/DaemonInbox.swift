@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Requests come out one at a time, in arrival order. A reload that arrives while
 /// another reload is still waiting merges into it (a storm of `SIGHUP`s becomes at most
-/// one reload running plus one waiting, which still reads the latest file); a stop
-/// request ends the queue: nothing posted after it is delivered.
+/// one reload running plus one waiting, which still reads the latest file), and memory
+/// pressure that arrives while another warning waits replaces it (the newer reading
+/// wins); a stop request ends the queue: nothing posted after it is delivered.
 final class DaemonInbox: Sendable {
     private struct State {
         var queue: [DaemonRequest] = []
@@ -25,6 +26,12 @@ final class DaemonInbox: Sendable {
             if case .stop = request { state.isClosed = true }
             if request == .reload, state.queue.count > state.head, state.queue.last == .reload {
                 state.merged += 1
+                return nil
+            }
+            if case .memoryPressure = request, state.queue.count > state.head,
+                case .memoryPressure = state.queue[state.queue.count - 1]
+            {
+                state.queue[state.queue.count - 1] = request
                 return nil
             }
             if let waiter = state.waiter {

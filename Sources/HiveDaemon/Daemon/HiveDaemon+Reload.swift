@@ -34,27 +34,57 @@ extension HiveDaemon {
         if HiveLogging.level != configuration.log.level { changes.append("log level \(configuration.log.level)") }
         hive.defaultBudget = configuration.budgets.event
         HiveLogging.level = configuration.log.level
-        let (oldTarget, oldServices) = current.withLock { current in
+        let (oldTarget, oldServices, restartOnly) = current.withLock { current in
             if current.signals != configuration.signals { changes.append("signal map") }
             if current.stopBudget != configuration.budgets.stop {
                 changes.append("stop budget \(configuration.budgets.stop.shortDescription)")
             }
             current.signals = configuration.signals
             current.stopBudget = configuration.budgets.stop
-            return (current.logTarget, current.services)
+            let restartOnly = applySystemSettings(configuration, to: &current, changes: &changes)
+            return (current.logTarget, current.services, restartOnly)
         }
         for (what, changed) in [
             ("environment", configuration.environment != hive.environment),
             ("log.target", configuration.log.target != oldTarget),
             ("services", configuration.services.map(\.withoutLocation) != oldServices.map(\.withoutLocation)),
-        ] where changed {
+        ] + restartOnly where changed {
             logger.warning("\(what) changed: takes effect at the next start")
         }
         var status = "reloaded: \(summary)"
         if !changes.isEmpty { status += "; changed \(changes.joined(separator: ", "))" }
-        if hive.phase == .suspended { status += " (suspended: SIGCONT resumes)" }
+        if hive.phase == .suspended {
+            let (signal, sleep) = current.withLock { ($0.suspendedBySignal, $0.suspendedBySleep) }
+            status += " (suspended: \(Self.suspensionNote(signal: signal, sleep: sleep)))"
+        }
         logger.info("\(status)")
         notifier.send(.ready(status: status))
+    }
+
+    /// Applies what a reload may change at once in `sleep:` and `memory_pressure:` (the
+    /// sleep budget, the warning interval) and returns the settings that change only at
+    /// the next start, each with whether it changed.
+    private func applySystemSettings(
+        _ configuration: DaemonConfiguration, to current: inout Current, changes: inout [String]
+    ) -> [(String, Bool)] {
+        let (sleep, pressure) = (configuration.sleep, configuration.memoryPressure)
+        if current.sleep.budget != sleep.budget {
+            changes.append("sleep budget \(sleep.budget.shortDescription)")
+            current.sleepWatch?.setBudget(sleep.budget)
+        }
+        if current.memoryPressure.interval != pressure.interval {
+            changes.append("memory pressure interval \(pressure.interval.shortDescription)")
+            current.pressureWatch?.setInterval(pressure.interval)
+        }
+        let restartOnly = [
+            ("sleep.follow", current.sleep.follow != sleep.follow),
+            ("memory_pressure.watch", current.memoryPressure.watch != pressure.watch),
+            ("memory_pressure.threshold", current.memoryPressure.threshold != pressure.threshold),
+            ("memory_pressure.window", current.memoryPressure.window != pressure.window),
+        ]
+        current.sleep.budget = sleep.budget
+        current.memoryPressure.interval = pressure.interval
+        return restartOnly
     }
 
     private func rejectReload(_ error: HiveError) {

@@ -11,6 +11,7 @@ extension HiveDaemon {
     /// (it started when the stop signal arrived) is enforced by the ``StopGuard``, which
     /// needs nothing of this task.
     func stop(_ hive: Hive) async -> DaemonExitCode {
+        stopSystemWatches()
         armStopDeadline()
         let (deadline, alreadySent) = current.withLock { current in
             defer {
@@ -61,6 +62,7 @@ extension HiveDaemon {
                 notifier.flush(until: end)
                 HiveLogging.flush(until: end)
             })
+        if armed.starting { current.withLock { $0.sleepWatch }?.stopWaiting() }
         guard armed.announce else { return }
         let waitingFor: String? =
             armed.hive == nil ? "the configuration to be read"

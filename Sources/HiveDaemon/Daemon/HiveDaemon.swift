@@ -12,7 +12,9 @@ import Synchronization
 /// |---|---|---|
 /// | start | `setup`, `init`, then `ready` | `READY=1` after `init`, before `ready` |
 /// | `SIGHUP` | validate the file, then add/remove modules and `reload` | `RELOADING=1`+`MONOTONIC_USEC`, then `READY=1` |
-/// | `SIGTSTP` / `SIGCONT` | `background` / `foreground` | `STATUS=` |
+/// | `SIGTSTP` / `SIGCONT` | `background` / `foreground` (`reason: signal`) | `STATUS=` |
+/// | logind `PrepareForSleep(true/false)` | `background` / `foreground` (`reason: sleep`) | `STATUS=`; a delay lock held until `background` finished |
+/// | memory pressure (PSI, `MEMORY_PRESSURE_WATCH`) | `memoryWarning` (`source: psi`), at most once per interval | |
 /// | mapped signals | `custom(name)` | |
 /// | `SIGTERM`, `SIGINT` | `terminate`, then `teardown` in reverse | `STOPPING=1` first |
 ///
@@ -57,6 +59,17 @@ public final class HiveDaemon: Sendable {
         var isReloading = false
         /// The stop sequence (terminate, teardown) has begun.
         var isStopping = false
+        /// `SIGTSTP` asks for the background (until `SIGCONT`).
+        var suspendedBySignal = false
+        /// The system is going to sleep (`PrepareForSleep(true)` until `false`).
+        var suspendedBySleep = false
+        /// What `sleep:` and `memory_pressure:` say now.
+        var sleep = SleepConfiguration()
+        var memoryPressure = MemoryPressureConfiguration()
+        /// Following logind's sleep, when it is.
+        var sleepWatch: SleepWatch?
+        /// Watching memory pressure, when it is.
+        var pressureWatch: MemoryPressureWatch?
         var logger: Logger
     }
 
@@ -119,6 +132,8 @@ public final class HiveDaemon: Sendable {
             if current.stopDeadline == nil { current.stopBudget = configuration.budgets.stop }
             current.logTarget = configuration.log.target
             current.services = configuration.services
+            current.sleep = configuration.sleep
+            current.memoryPressure = configuration.memoryPressure
             current.logger = logger
             current.hive = hive
             current.isConfigured = true
@@ -138,6 +153,7 @@ public final class HiveDaemon: Sendable {
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
+        startSystemWatches(configuration, hive: hive)
         switch await start(hive) {
         case .failed: return .moduleFailed
         case .stopRequested: return await stop(hive)
@@ -162,8 +178,10 @@ public final class HiveDaemon: Sendable {
 
     private enum StartOutcome { case ready, stopRequested, failed }
 
-    /// Runs setup and init, then tells systemd and the modules the hive is ready, unless a
-    /// stop arrived meanwhile: then the daemon stops without ever reporting ready.
+    /// Runs setup and init (while logind is asked for the sleep delay lock, which is
+    /// awaited before `READY=1` for at most ``SleepWatch/settleTimeout``), then tells
+    /// systemd and the modules the hive is ready, unless a stop arrived meanwhile: then the
+    /// daemon stops without ever reporting ready.
     private func start(_ hive: Hive) async -> StartOutcome {
         let count = hive.moduleNames.count
         if !current.withLock({ $0.sentStopping }) {
@@ -172,6 +190,7 @@ public final class HiveDaemon: Sendable {
         let result: Result<Void, HiveError>
         do {
             try await hive.start()
+            await current.withLock({ $0.sleepWatch })?.waitUntilSettled(within: SleepWatch.settleTimeout)
             result = .success(())
         } catch {
             result = .failure(error)
@@ -199,11 +218,13 @@ public final class HiveDaemon: Sendable {
             case .reload:
                 await reload(hive)
             case .suspend:
-                if await deliver(.background, to: hive) {
-                    notifier.send(.status("suspended: modules in background (SIGCONT resumes)"))
-                }
+                await setSuspended(true, by: .signal, hive: hive)
             case .resume:
-                if await deliver(.foreground, to: hive) { notifier.send(.status(runningStatus(hive))) }
+                await setSuspended(false, by: .signal, hive: hive)
+            case .sleep(let entering):
+                await followSleep(entering: entering, hive: hive)
+            case .memoryPressure(let someAvg10):
+                await warnOfMemoryPressure(someAvg10: someAvg10, hive: hive)
             case .event(let event, let signal):
                 logger.debug("\(SignalName.name(of: signal)) fires \(event)")
                 await deliver(event, to: hive)

@@ -15,10 +15,11 @@ import Darwin
 public struct SystemdEnvironment: Sendable, Hashable {
     /// The variables that belong to this process alone and must not reach a child:
     /// `NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`, `LISTEN_FDS`, `LISTEN_PID`,
-    /// `LISTEN_FDNAMES`. (`JOURNAL_STREAM` may be inherited: a child checks it against its
-    /// own stderr.)
+    /// `LISTEN_FDNAMES`, `MEMORY_PRESSURE_WATCH`, `MEMORY_PRESSURE_WRITE`. (`JOURNAL_STREAM`
+    /// may be inherited: a child checks it against its own stderr.)
     public static let processOnlyVariables: Set<String> = [
         "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+        "MEMORY_PRESSURE_WATCH", "MEMORY_PRESSURE_WRITE",
     ]
 
     /// `NOTIFY_SOCKET`: where `sd_notify` sends; nil (or empty) outside systemd.
@@ -33,6 +34,11 @@ public struct SystemdEnvironment: Sendable, Hashable {
     public var listenPID: String?
     /// `JOURNAL_STREAM`, unparsed: `DEV:INODE` of the stream connected to journald.
     public var journalStreamVariable: String?
+    /// `MEMORY_PRESSURE_WATCH`: the file or socket to watch for memory pressure (systemd
+    /// 254 and later); `/dev/null` or empty turns the watch off.
+    public var memoryPressureWatch: String?
+    /// `MEMORY_PRESSURE_WRITE`, base64: what to write to ``memoryPressureWatch`` first.
+    public var memoryPressureWrite: String?
 
     /// Makes an environment from explicit values (tests, or a caller that read them itself).
     public init(
@@ -41,7 +47,9 @@ public struct SystemdEnvironment: Sendable, Hashable {
         watchdogPID: String? = nil,
         listenFDs: String? = nil,
         listenPID: String? = nil,
-        journalStream: String? = nil
+        journalStream: String? = nil,
+        memoryPressureWatch: String? = nil,
+        memoryPressureWrite: String? = nil
     ) {
         self.notifySocket = notifySocket
         self.watchdogMicroseconds = watchdogMicroseconds
@@ -49,6 +57,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
         self.listenFDs = listenFDs
         self.listenPID = listenPID
         self.journalStreamVariable = journalStream
+        self.memoryPressureWatch = memoryPressureWatch
+        self.memoryPressureWrite = memoryPressureWrite
     }
 
     /// Reads the variables from the process environment now (`getenv`).
@@ -64,7 +74,9 @@ public struct SystemdEnvironment: Sendable, Hashable {
             watchdogPID: variable("WATCHDOG_PID"),
             listenFDs: variable("LISTEN_FDS"),
             listenPID: variable("LISTEN_PID"),
-            journalStream: variable("JOURNAL_STREAM"))
+            journalStream: variable("JOURNAL_STREAM"),
+            memoryPressureWatch: variable("MEMORY_PRESSURE_WATCH"),
+            memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"))
     }
 
     /// Whether systemd asked for notifications (`NOTIFY_SOCKET` set and not empty).

@@ -39,6 +39,11 @@ public struct ModuleContext: Sendable {
         return nil
     }
 
+    /// The event's parameters (BeeHive's `customParam`): a custom event's, or where
+    /// `background`, `foreground` and `memoryWarning` came from (`reason`: `sleep` or
+    /// `signal`; `source`: `psi`, with `some_avg10`).
+    public var parameters: [String: String] { event.parameters }
+
     /// The custom event's parameters (BeeHive's `customParam`); empty otherwise.
     public var customParameters: [String: String] {
         if case .custom(_, let params) = event { return params }

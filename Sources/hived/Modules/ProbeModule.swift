@@ -8,7 +8,8 @@ import Glibc
 /// systemd.
 ///
 /// A line looks like `{"module":"store","event":"init","params":{},"ts":1732360000.123456}`;
-/// custom events add `"name":NAME` and carry their parameters in `params`. The event is
+/// custom events add `"name":NAME`; `params` holds the event's parameters (a custom
+/// event's, or `reason`/`source` of `background`, `foreground` and `memoryWarning`). The event is
 /// recorded when it arrives, before any stall or failure, and logged (in the journal with
 /// `HIVE_MODULE` and `HIVE_EVENT`).
 ///
@@ -117,7 +118,7 @@ struct ProbeModule: Module {
         json.field("module", context.moduleName)
         json.field("event", context.event.kind.name)
         if let name = context.customEventName { json.field("name", name) }
-        json.object("params", context.customParameters)
+        json.object("params", context.parameters)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         json.raw("ts", "\(now.tv_sec).\(String(now.tv_nsec / 1000).leftPadded(to: 6))")

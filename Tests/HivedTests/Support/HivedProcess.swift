@@ -24,6 +24,9 @@ final class HivedProcess: @unchecked Sendable {
     /// notify socket unless `notify` is false, and `environment` added to a clean
     /// environment; stderr goes to a file unless `standardError` names another one. With a
     /// `launcher` (`unshare …`), the executable's path and arguments follow the launcher's.
+    /// Memory pressure is not watched (`MEMORY_PRESSURE_WATCH=/dev/null`) unless `environment`
+    /// says otherwise, so the machine's own pressure never adds a `memoryWarning` to a test's
+    /// events.
     init(
         _ arguments: [String], in directory: TestDirectory,
         notify: Bool = true, environment: [String: String] = [:], executable: URL = HivedProcess.executable,
@@ -39,7 +42,7 @@ final class HivedProcess: @unchecked Sendable {
             process.executableURL = executable
             process.arguments = arguments
         }
-        var env = ["PATH": "/usr/bin:/bin", "HIVED_LOG_TARGET": "stderr"]
+        var env = ["PATH": "/usr/bin:/bin", "HIVED_LOG_TARGET": "stderr", "MEMORY_PRESSURE_WATCH": "/dev/null"]
         if let socket = self.notify { env["NOTIFY_SOCKET"] = socket.path }
         env.merge(environment) { _, new in new }
         process.environment = env

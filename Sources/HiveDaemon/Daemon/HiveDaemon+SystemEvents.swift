@@ -1,0 +1,72 @@
+import CLinux
+import HiveKit
+
+extension HiveDaemon {
+    /// Starts following logind's sleep and watching memory pressure, as `configuration`
+    /// says; both post their requests to the inbox from threads of their own.
+    func startSystemWatches(_ configuration: DaemonConfiguration, hive: Hive) {
+        var sleepWatch: SleepWatch?
+        if configuration.sleep.follow {
+            sleepWatch = SleepWatch.start(
+                who: options.identity.name, budget: configuration.sleep.budget, logger: logger,
+                notice: { [inbox] entering in inbox.post(.sleep(entering: entering)) },
+                budgetExpired: { [self] budget in sleepBudgetExpired(budget, hive: hive) })
+        }
+        var pressureWatch: MemoryPressureWatch?
+        if configuration.memoryPressure.watch {
+            let settings = configuration.memoryPressure
+            let plan = MemoryPressureSource.plan(
+                watch: options.systemd.memoryPressureWatch, write: options.systemd.memoryPressureWrite,
+                cgroupPath: MemoryPressureSource.ownCgroupPath(),
+                threshold: settings.threshold, window: settings.window)
+            pressureWatch = MemoryPressureWatch.start(plan, interval: settings.interval, logger: logger) {
+                [inbox] avg10 in inbox.post(.memoryPressure(someAvg10: avg10))
+            }
+        }
+        current.withLock { current in
+            current.sleepWatch = sleepWatch
+            current.pressureWatch = pressureWatch
+        }
+    }
+
+    /// Ends both watches (the stop): the delay lock is released, no new request comes.
+    func stopSystemWatches() {
+        let (sleep, pressure) = current.withLock { ($0.sleepWatch, $0.pressureWatch) }
+        sleep?.stop()
+        pressure?.stop()
+    }
+
+    /// `PrepareForSleep(true)`: `background` (`reason: sleep`), then the delay lock is
+    /// released; `PrepareForSleep(false)`: `foreground` unless `SIGTSTP` still asks for
+    /// the background (the watch takes a new lock by itself).
+    func followSleep(entering: Bool, hive: Hive) async {
+        guard entering else {
+            logger.info("system resumed from sleep")
+            await setSuspended(false, by: .sleep, hive: hive)
+            return
+        }
+        logger.info("system preparing to sleep: background")
+        await setSuspended(true, by: .sleep, hive: hive)
+        if let held = current.withLock({ $0.sleepWatch })?.releaseLock() {
+            logger.info("delay lock released after \(held.shortDescription): the system may sleep")
+        }
+    }
+
+    /// The sleep budget ran out before `background` finished and the watch released the
+    /// lock: names the hooks still running (on the watch's thread).
+    func sleepBudgetExpired(_ budget: Duration, hive: Hive) {
+        let late = hive.runningHandlers()
+        let what = late.isEmpty ? "background had not started yet" : late.map(\.description).joined(separator: "; ")
+        logger.warning("sleep budget of \(budget.shortDescription) ran out; delay lock released: \(what)")
+    }
+
+    /// Delivers `memoryWarning` (`source: psi`, `some_avg10` when known), then returns
+    /// freed heap to the kernel.
+    func warnOfMemoryPressure(someAvg10: String?, hive: Hive) async {
+        var params = ["source": "psi"]
+        if let someAvg10 { params["some_avg10"] = someAvg10 }
+        logger.debug("memory pressure: memoryWarning\(someAvg10.map { " (some avg10=\($0))" } ?? "")")
+        await deliver(.memoryWarning(params: params), to: hive)
+        malloc_trim(0)
+    }
+}
