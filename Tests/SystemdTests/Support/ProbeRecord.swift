@@ -6,6 +6,10 @@ struct ProbeRecord: Decodable, Equatable, CustomStringConvertible {
     let event: String
     /// The custom event's name (custom events only).
     let name: String?
+    /// The event's parameters (`reason: sleep`, a custom event's…).
+    let params: [String: String]
+    /// When the probe received the event (`CLOCK_REALTIME`, seconds).
+    let ts: Double
 
     /// Every complete line of `text` that parses (a line being written is skipped).
     static func parse(_ text: String) -> [ProbeRecord] {
