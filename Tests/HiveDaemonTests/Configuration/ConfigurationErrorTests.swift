@@ -42,7 +42,7 @@ import Testing
              message: "the configuration must be a map"),
         Case(label: "top level is a scalar", text: "hello\n", line: 1, message: "got 'hello'"),
         Case(label: "unknown top-level key", text: "environment: production\nmodule:\n  - {name: a}\n", line: 2,
-             message: "module: unknown key; expected environment, log, budgets, signals, modules, services"),
+             message: "module: unknown key; expected environment, log, budgets, signals, sleep, memory_pressure, modules, services"),
         Case(label: "unknown key in log", text: "log:\n  level: info\n  colour: true\n", line: 3,
              message: "log.colour: unknown key; expected level, target"),
         Case(label: "unknown key in budgets", text: "budgets: {event: 1s, start: 2s}\n", line: 1,
