@@ -169,6 +169,31 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("StatusText") == "running 2 modules")
     }
 
+    @Test("SIGTSTP and sleep: suspended if either asks, foreground only when neither does")
+    func signalAndSleepInterplay() async throws {
+        let hived = try hived
+        try await enableSuspend()
+        try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
+        #expect(try await hived.systemctl("start").status == 0)
+        let invocation = try await hived.property("InvocationID")
+        func events() -> [String] { hived.probe("sleep").filter { $0.module == "syncer" }.map { "\($0.event):\($0.params["reason"] ?? "")" } }
+
+        #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
+        #expect(await eventually { events().contains("background:signal") }, "\(events())")
+        // Sleep while SIGTSTP holds the background: no second background; the lock goes at
+        // once; resume brings no foreground while SIGTSTP still asks.
+        #expect(try await hived.container.systemctl("suspend").status == 0)
+        let resumed = try await eventually(timeout: .seconds(30)) {
+            try await hived.container.journal(invocation: invocation).contains { $0["MESSAGE"] == "system resumed from sleep" }
+        }
+        #expect(resumed)
+        #expect(try await eventually { try await hived.property("StatusText").hasPrefix("suspended: modules in background (SIGCONT resumes)") })
+        #expect(try await hived.systemctl("kill", "-s", "SIGCONT").status == 0)
+        #expect(await eventually { events().contains("foreground:signal") }, "\(events())")
+        #expect(events() == ["setup:", "init:", "ready:", "background:signal", "foreground:signal"], "\(events())")
+        #expect(try await eventually { try await hived.property("StatusText") == "running 2 modules" })
+    }
+
     // MARK: - Support
 
     /// Makes logind able to suspend inside the container (see the extension's comment);
