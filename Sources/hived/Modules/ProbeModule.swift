@@ -23,6 +23,10 @@ import Glibc
 /// - `block_on` (map of event name to duration): events whose hook blocks its thread that
 ///   long (`nanosleep`), as a blocking `close`, a semaphore or a C library call would:
 ///   it holds one thread of the cooperative pool and ignores cancellation.
+/// - `stall_until` (map of event name to path): events whose hook waits until that file
+///   exists, so a test holds a stall open exactly as long as it needs and then releases
+///   it by creating the file; like `stall_on`, cancellation ends the wait (as when a
+///   `terminate` or `teardown` past its budget is abandoned).
 ///
 /// Settings are read at each event, so a reload changes them.
 struct ProbeModule: Module {
@@ -33,10 +37,10 @@ struct ProbeModule: Module {
     }
 
     /// Checks the settings as a configuration file gives them: known keys, a string path,
-    /// event names in `fail_on`, `stall_on` and `block_on`, durations in `stall_on` and
-    /// `block_on`.
+    /// event names in `fail_on`, `stall_on`, `block_on` and `stall_until`, durations in
+    /// `stall_on` and `block_on`, paths in `stall_until`.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on"])
+        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on", "stall_until"])
         _ = try settings.string("path")
         for name in try settings.strings("fail_on") ?? [] { try checkEventName(name, in: "fail_on", settings) }
         for key in ["stall_on", "block_on"] {
@@ -44,6 +48,12 @@ struct ProbeModule: Module {
             for name in durations.values.keys.sorted() {
                 try checkEventName(name, in: key, settings)
                 guard try durations.duration(name) != nil else { throw durations.error(name, "needs a duration") }
+            }
+        }
+        if let releases = try settings.settings("stall_until") {
+            for name in releases.values.keys.sorted() {
+                try checkEventName(name, in: "stall_until", settings)
+                guard try releases.string(name)?.isEmpty == false else { throw releases.error(name, "needs a file path") }
             }
         }
     }
@@ -92,6 +102,14 @@ struct ProbeModule: Module {
                 }
             }
         }
+        if let releases = try settings.settings("stall_until") {
+            for name in names {
+                if let release = try releases.string(name) {
+                    context.logger.notice("stalling until \(release) exists as told (stall_until)")
+                    await Self.wait(for: release)
+                }
+            }
+        }
         if let failures = try settings.strings("fail_on"), names.contains(where: failures.contains) {
             throw Failure(description: "probe '\(context.moduleName)' told to fail on \(context.event)", errno: 0)
         }
@@ -103,6 +121,14 @@ struct ProbeModule: Module {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Waits until a file exists at `path`, looking every 5 ms, or until the task is
+    /// cancelled.
+    private static func wait(for path: String) async {
+        while access(path, F_OK) != 0 {
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+        }
     }
 
     /// The names that select this event in `fail_on`/`stall_on`: `init`, or `custom` and
