@@ -59,19 +59,46 @@ final class HivedProcess: @unchecked Sendable {
     /// What hived wrote to stderr so far.
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    /// Waits for hived to exit and returns its status; fails after `timeout`.
+    /// Waits for hived to exit and returns its status, once every notification it sent
+    /// has been read; fails (and kills it) after `timeout`.
     func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                kill(pid, SIGKILL)
-                throw TestFailure("hived did not exit within \(timeout); stderr:\n\(stderr)")
+        do {
+            try await waitUntil("hived to exit", timeout: timeout, detail: { "stderr:\n\(self.stderr)" }) {
+                !process.isRunning
             }
-            try await Task.sleep(for: .milliseconds(10))
+        } catch {
+            kill(pid, SIGKILL)
+            throw error
         }
-        // Let the notify reader take the last datagrams, sent just before the exit.
-        try await Task.sleep(for: .milliseconds(150))
+        try await notify?.drain()
         return process.terminationStatus
+    }
+
+    /// Sends `signal` and waits until hived has taken it: it is no longer pending on the
+    /// process (hived blocks its signals and takes them with `sigwaitinfo`, handling each
+    /// before it takes the next). Send only one signal at a time this way: of several
+    /// pending ones, the lowest-numbered is taken first.
+    func deliver(_ signal: Int32, timeout: Duration = .seconds(20)) async throws {
+        kill(pid, signal)
+        try await waitUntil("hived to take signal \(signal)", timeout: timeout) {
+            guard process.isRunning, let pending = pendingSignals else { return true }
+            return pending & (1 << UInt64(signal - 1)) == 0
+        }
+    }
+
+    /// The signals pending on the whole process (`ShdPnd` in /proc/PID/status).
+    var pendingSignals: UInt64? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("ShdPnd:") })
+        else { return nil }
+        return UInt64(line.dropFirst("ShdPnd:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    }
+
+    /// Waits until hived's stderr contains `text`.
+    func waitForStderr(containing text: String, timeout: Duration = .seconds(20)) async throws {
+        try await waitUntil("'\(text)' on stderr", timeout: timeout, detail: { "stderr:\n\(self.stderr)" }) {
+            stderr.contains(text)
+        }
     }
 
     /// The process state letter from /proc (R, S, T for stopped…).

@@ -23,3 +23,10 @@ final class TestDirectory: Sendable {
     /// The path of `name` in the directory.
     func file(_ name: String) -> String { path + "/" + name }
 }
+
+extension TestDirectory {
+    /// Creates the (empty) file `name`: releases a probe's `stall_until` stall waiting for it.
+    func release(_ name: String) {
+        _ = FileManager.default.createFile(atPath: file(name), contents: nil)
+    }
+}
