@@ -79,19 +79,22 @@ import Testing
 
     @Test func aThousandSighupsCoalesceAndEndReadyWithTheLatestConfig() async throws {
         let directory = try TestDirectory()
-        let path = try directory.write("hived.yaml", Self.config(directory, modules: ["a"]))
+        let marker = "signals: {SIGUSR1: \"custom:settled\"}"
+        let path = try directory.write("hived.yaml", Self.config(directory, modules: ["a"], extra: marker))
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
         for index in 0..<1000 {
-            if index == 500 { try directory.write("hived.yaml", Self.config(directory, modules: ["a", "late"])) }
+            if index == 500 { try directory.write("hived.yaml", Self.config(directory, modules: ["a", "late"], extra: marker)) }
             hived.signal(SIGHUP)
         }
+        // Of pending signals the lowest-numbered is taken first, so SIGUSR1 (10) is taken
+        // after every SIGHUP (1) above, and its event delivered after their reloads.
+        hived.signal(SIGUSR1)
+        _ = try await ProbeFile.waitFor(directory.file("events"), "custom:settled") { $0.name == "settled" }
         let notify = try #require(hived.notify)
-        // Settle: no new message for half a second, and the last state message is READY=1.
-        var count = -1
-        while count != notify.messages.count {
-            count = notify.messages.count
-            try await Task.sleep(for: .milliseconds(500))
+        // Every reload ends in READY=1: the start's one plus one per RELOADING=1.
+        try await waitUntil("a READY=1 for every RELOADING=1", detail: { "got \(notify.stateMessages)" }) {
+            notify.count(startingWith: "READY=1") == notify.count(startingWith: "RELOADING=1") + 1
         }
         #expect(hived.process.isRunning)
         let states = notify.stateMessages
@@ -104,22 +107,26 @@ import Testing
         #expect(try await hived.exitStatus() == 0)
     }
 
-    @Test func sigtermDuringAReloadStopsCleanlyAfterIt() async throws {
+    @Test func sigtermDuringAReloadStopsCleanlyAfterItAndSkipsAReloadQueuedBehindIt() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")
         let path = try directory.write("hived.yaml", """
             modules:
-              - {name: slow, type: probe, settings: {path: \(events), stall_on: {reload: 1s}}}
+              - {name: slow, type: probe, settings: {path: \(events), stall_until: {reload: \(directory.file("release"))}}}
             """)
         let hived = try HivedProcess(["run", "--config", path], in: directory)
-        let ready = try await hived.waitForReady()
+        try await hived.waitForReady()
         hived.signal(SIGHUP)
         _ = try await ProbeFile.waitFor(events, "reload") { $0.event == "reload" }
-        hived.signal(SIGTERM)
+        // Both signals arrive while the reload is held open: the stop, then another reload.
+        try await hived.deliver(SIGTERM)
+        try await hived.deliver(SIGHUP)
+        directory.release("release")
         #expect(try await hived.exitStatus() == 0)
         let states = try #require(hived.notify?.stateMessages)
+        let ready = try #require(states.firstIndex { $0.hasPrefix("READY=1") })
         let tail = states[(ready + 1)...].map { String($0.prefix { $0 != "\n" }) }
-        #expect(Array(tail) == ["RELOADING=1", "READY=1", "STOPPING=1"])
+        #expect(Array(tail) == ["RELOADING=1", "READY=1", "STOPPING=1"], "the reload ends in READY=1, then the stop; no second reload")
         #expect(try ProbeFile(path: events).events == [
             "slow.setup", "slow.init", "slow.ready", "slow.reload", "slow.terminate", "slow.teardown",
         ])

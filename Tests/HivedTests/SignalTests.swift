@@ -13,10 +13,12 @@ import Testing
         _ = try await ProbeFile.waitFor(events, "background") { $0.event == "background" }
         #expect(hived.state != "T", "the process keeps running")
         let notify = try #require(hived.notify)
-        try await notify.waitFor(after: ready + 1, "suspended status") { $0.hasPrefix("STATUS=suspended") }
-        hived.signal(SIGTSTP)
+        let suspended = try await notify.waitFor(after: ready + 1, "suspended status") { $0.hasPrefix("STATUS=suspended") }
+        try await hived.deliver(SIGTSTP)  // already suspended: refused, changes nothing
         hived.signal(SIGCONT)
         _ = try await ProbeFile.waitFor(events, "foreground") { $0.event == "foreground" }
+        let running = try await notify.waitFor(after: suspended + 1, "running status") { $0.hasPrefix("STATUS=") }
+        #expect(notify.messages[running] == "STATUS=running 1 module", "SIGCONT says the modules run again")
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
         #expect(try ProbeFile(path: events).events == [
@@ -44,27 +46,80 @@ import Testing
         #expect(custom.map(\.name) == ["rotate", "stats"])
     }
 
-    @Test func unmappedUsr1DoesNotKillTheDaemon() async throws {
+    @Test func signalsMappedToMemoryWarningAndReloadSendThoseEventsOnly() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")
-        let path = try directory.write("hived.yaml", "modules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n")
+        let config = { (modules: String) in
+            "signals: {SIGUSR1: memoryWarning, SIGUSR2: reload}\nmodules:\n" + modules
+        }
+        let path = try directory.write("hived.yaml", config("  - {name: a, type: probe, settings: {path: \(events)}}\n"))
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
+        // A module added to the file: a mapped `reload` is the event only and reads no file.
+        try directory.write("hived.yaml", config("""
+              - {name: a, type: probe, settings: {path: \(events)}}
+              - {name: late, type: probe, settings: {path: \(events)}}
+
+            """))
         hived.signal(SIGUSR1)
-        hived.signal(SIGPIPE)
-        try await Task.sleep(for: .milliseconds(200))
+        _ = try await ProbeFile.waitFor(events, "memoryWarning") { $0.event == "memoryWarning" }
+        hived.signal(SIGUSR2)
+        _ = try await ProbeFile.waitFor(events, "reload") { $0.event == "reload" }
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).events == [
+            "a.setup", "a.init", "a.ready", "a.memoryWarning", "a.reload", "a.terminate", "a.teardown",
+        ])
+        let states = try #require(hived.notify?.stateMessages)
+        #expect(!states.contains { $0.hasPrefix("RELOADING=1") }, "no configuration reload: \(states)")
+        #expect(states.filter { $0.hasPrefix("READY=1") }.count == 1, "\(states)")
+    }
+
+    @Test func unmappedSignalsAreLoggedAndIgnored() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write(
+            "hived.yaml", "log: {level: debug}\nmodules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        try await hived.deliver(SIGUSR1)
+        try await hived.deliver(SIGPIPE)
+        try await hived.waitForStderr(containing: "ignored SIGUSR1")
+        try await hived.waitForStderr(containing: "ignored SIGPIPE")
         #expect(hived.process.isRunning)
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).events == ["a.setup", "a.init", "a.ready", "a.terminate", "a.teardown"])
+    }
+
+    @Test func watchdogPingsAtHalfTheInterval() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", "modules: [{name: a, type: echo}]\n")
+        let hived = try HivedProcess(
+            ["run", "--config", path], in: directory, environment: ["WATCHDOG_USEC": "1000000"])
+        let notify = try #require(hived.notify)
+        try await hived.waitForReady()
+        try await notify.waitForCount(7, startingWith: "WATCHDOG=1")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        // The kernel's receive times: exact however late this process read them.
+        let pings = notify.datagrams.filter { $0.text == "WATCHDOG=1" }.map(\.received)
+        let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }.sorted()
+        let median = gaps[gaps.count / 2]
+        // Half of 1 s is 500 ms: never sooner (the loop sleeps that long between pings),
+        // and later only by scheduling delays, far from the 1 s at which systemd would kill.
+        #expect(gaps.first! >= .milliseconds(450), "pings come no sooner than half the interval: \(gaps)")
+        #expect(median <= .milliseconds(750), "pings come at about half the interval: \(gaps)")
     }
 
     @Test func watchdogPingsOnlyWhileDeliveryIsHealthy() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")
+        let release = directory.file("release")
         let path = try directory.write("hived.yaml", """
             signals: {SIGUSR1: "custom:hang"}
             modules:
-              - {name: stuck, type: probe, budget: 200ms, settings: {path: \(events), stall_on: {"custom:hang": 3s}}}
+              - {name: stuck, type: probe, budget: 1s, settings: {path: \(events), stall_until: {"custom:hang": \(release)}}}
             """)
         let hived = try HivedProcess(
             ["run", "--config", path], in: directory, environment: ["WATCHDOG_USEC": "400000"])
@@ -73,13 +128,15 @@ import Testing
         try await notify.waitForCount(3, startingWith: "WATCHDOG=1")
         hived.signal(SIGUSR1)
         _ = try await ProbeFile.waitFor(events, "hang") { $0.name == "hang" }
-        try await Task.sleep(for: .milliseconds(600))
-        let before = notify.messages.filter { $0 == "WATCHDOG=1" }.count
-        try await Task.sleep(for: .milliseconds(1500))
-        let during = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        // Once 'stuck' is past its budget, the stall is logged by module and the pings stop.
+        try await hived.waitForStderr(containing: "watchdog pings withheld: module 'stuck' stalled in custom")
+        let before = notify.count(startingWith: "WATCHDOG=1")
+        try await observationWindow(.milliseconds(1200))  // six ping intervals
+        let during = notify.count(startingWith: "WATCHDOG=1")
         #expect(during == before, "no pings while 'stuck' stalls past its budget")
-        #expect(hived.stderr.contains("stuck"), "the stall is logged by module")
-        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1", timeout: .seconds(10))
+        directory.release("release")
+        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1")
+        try await hived.waitForStderr(containing: "watchdog pings resumed")
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
     }
@@ -91,10 +148,10 @@ import Testing
             ["run", "--config", path], in: directory,
             environment: ["WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
         try await hived.waitForReady()
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(!(hived.notify?.messages.contains("WATCHDOG=1") ?? true))
+        try await observationWindow(.milliseconds(1000))  // ten ping intervals
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
+        #expect(hived.notify?.messages.contains("WATCHDOG=1") == false, "\(hived.notify?.messages ?? [])")
     }
 
     @Test func checkConfigExitsZeroOr78WithPathAndLine() async throws {
@@ -133,10 +190,17 @@ import Testing
         for signal in [SIGTERM, SIGINT] {
             let fifo = directory.file("fifo-\(signal)")
             #expect(mkfifo(fifo, 0o600) == 0)
-            // Opening a FIFO with no writer blocks: check-config waits until signalled.
             let checking = try HivedProcess(["check-config", fifo], in: directory, notify: false)
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(checking.process.isRunning)
+            // check-config opening the FIFO waits for a writer. Open this end (without
+            // blocking: it fails until a reader has the FIFO open) and write nothing: it
+            // then waits reading, until signalled.
+            var writer: Int32 = -1
+            try await waitUntil("check-config to open the FIFO", detail: { checking.stderr }) {
+                writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                return writer >= 0 || !checking.process.isRunning
+            }
+            defer { if writer >= 0 { close(writer) } }
+            #expect(checking.process.isRunning, "\(checking.stderr)")
             checking.signal(signal)
             #expect(try await checking.exitStatus(timeout: .seconds(5)) == signal)
             #expect(checking.process.terminationReason == .uncaughtSignal)
@@ -147,7 +211,8 @@ import Testing
         let directory = try TestDirectory()
         let fifo = directory.file("hived.yaml")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let text = "budgets: {event: 300ms}\nmodules: [{name: a, type: echo}]\n"
+        // The event budget bounds reading the file; the module itself has time to spare.
+        let text = "budgets: {event: 300ms}\nmodules: [{name: a, type: echo, budget: 30s}]\n"
         // The FIFO is the configuration: each read of it waits for the test to write it.
         let feed = { Thread.detachNewThread { try? text.write(toFile: fifo, atomically: false, encoding: .utf8) } }
         feed()
@@ -157,14 +222,13 @@ import Testing
         try await hived.waitForReady()
         try await notify.waitForCount(2, startingWith: "WATCHDOG=1")
         hived.signal(SIGHUP)
-        try await Task.sleep(for: .milliseconds(800))
-        let before = notify.messages.filter { $0 == "WATCHDOG=1" }.count
-        try await Task.sleep(for: .milliseconds(1000))
-        let during = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        try await hived.waitForStderr(containing: "reading the configuration for a reload has taken")
+        let before = notify.count(startingWith: "WATCHDOG=1")
+        try await observationWindow(.milliseconds(1000))  // five ping intervals
+        let during = notify.count(startingWith: "WATCHDOG=1")
         #expect(during == before, "no pings while the reload waits for its file")
-        #expect(hived.stderr.contains("reading the configuration for a reload has taken"), "\(hived.stderr)")
         feed()
-        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1", timeout: .seconds(10))
+        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1")
         #expect(notify.stateMessages.contains { $0.hasPrefix("READY=1") && $0.contains("reloaded") })
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
@@ -186,8 +250,9 @@ import Testing
         let sent = ContinuousClock.now
         hived.signal(SIGTERM)
         let notify = try #require(hived.notify)
-        let stopping = try await notify.waitFor(timeout: .seconds(1), "STOPPING=1") { $0.hasPrefix("STOPPING=1") }
+        let stopping = try await notify.waitFor("STOPPING=1") { $0.hasPrefix("STOPPING=1") }
         let announced = notify.messages[stopping]
+        // Sent while the event still runs (the stall outlasts the test): the status says so.
         #expect(announced.contains("STATUS=stopping: waiting for the current event to finish"), "STOPPING=1 at once: \(announced)")
         #expect(try await hived.exitStatus(timeout: .seconds(15)) == 75)
         #expect(ContinuousClock.now - sent < .seconds(10))
