@@ -75,18 +75,21 @@ import Testing
     }
 }
 
-/// Reads the real process environment, so it runs apart from anything that sets it.
-@Suite(.serialized) struct ProcessEnvironmentOverrideTests {
-    @Test func theProcessEnvironmentIsReadThroughGetenv() throws {
-        setenv("OVERRIDETEST_LOG_TARGET", "stderr", 1)
-        defer { unsetenv("OVERRIDETEST_LOG_TARGET") }
-        let identity = DaemonIdentity(name: "overridetest", version: "1")
-        #expect(identity.processOverrides().values == ["OVERRIDETEST_LOG_TARGET": "stderr"])
-        #expect(try ConfigurationLoader.parse("{}", overrides: identity.processOverrides()).log.target == .stderr)
-        let options = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog())
-        #expect(try options.loadConfiguration().log.target == .stderr, "options read the process's overrides by default")
-        let none = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog(), environment: [:])
-        #expect(try none.loadConfiguration().log.target == .auto)
+extension ProcessEnvironmentSuite {
+    /// Sets a variable in the real process environment: in the serialized parent suite,
+    /// so no other test that reads or sets the environment runs beside it.
+    @Suite struct ProcessEnvironmentOverrideTests {
+        @Test func theProcessEnvironmentIsReadThroughGetenv() throws {
+            try ProcessEnvironmentSuite.with(["OVERRIDETEST_LOG_TARGET": "stderr"]) { () throws in
+                let identity = DaemonIdentity(name: "overridetest", version: "1")
+                #expect(identity.processOverrides().values == ["OVERRIDETEST_LOG_TARGET": "stderr"])
+                #expect(try ConfigurationLoader.parse("{}", overrides: identity.processOverrides()).log.target == .stderr)
+                let options = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog())
+                #expect(try options.loadConfiguration().log.target == .stderr, "options read the process's overrides by default")
+                let none = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog(), environment: [:])
+                #expect(try none.loadConfiguration().log.target == .auto)
+            }
+        }
     }
 }
 

@@ -3,24 +3,67 @@ import Glibc
 @testable import HiveDaemon
 import HiveKit
 import Logging
+import Synchronization
 import Testing
 
 extension ProcessEnvironmentSuite {
-    /// Real writes through `sd_journal_sendv`, and the stderr fallback; fd 2 is redirected,
-    /// hence the serialized parent suite.
+    /// Real writes through `sd_journal_sendv` into a journal socket the test owns
+    /// (``PrivateJournal``), and the stderr fallback; fd 2 is redirected, hence the
+    /// serialized parent suite.
     @Suite struct JournalWriteTests {
-        @Test func realWriteReturnsAndWritesNothingElse() throws {
+        @Test(.enabled(if: PrivateJournal.shouldRun, "needs root, for a journal socket of its own"))
+        func entriesReachTheJournalWithTheirFields() async throws {
             let marker = "journal-write-test-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            var result: Int32 = -1
-            let captured = try Self.capturingStderr {
-                // Where no journald runs, libsystemd drops the entry and still returns 0.
-                result = SystemdCalls.journalSend(["MESSAGE=\(marker)", "SYSLOG_IDENTIFIER=hived-test"])
-                var logger = Logger(label: "hived") { _ in JournalLogHandler(identifier: "hived", level: .info) }
-                logger[metadataKey: "module"] = "probe"
-                logger.info("\(marker)", metadata: ["event": "init"])
+            let result = Mutex<Int32>(-1)
+            let captured = Mutex("")
+            let entries = try await PrivateJournal.capture {
+                captured.withLock { text in
+                    text = Self.capturingStderr {
+                        result.withLock {
+                            $0 = SystemdCalls.journalSend(["MESSAGE=\(marker) raw", "SYSLOG_IDENTIFIER=hived-test"])
+                        }
+                        var logger = Logger(label: "hived") { _ in JournalLogHandler(identifier: "hived", level: .info) }
+                        logger[metadataKey: "module"] = "probe"
+                        logger.info("\(marker)\nsecond line", metadata: ["event": "init", "path": "/var/lib/x"])
+                    }
+                }
             }
-            #expect(result == 0 || result == -ECONNREFUSED || result == -EAGAIN)
-            if result == 0 { #expect(!captured.contains(marker)) }
+            #expect(result.withLock { $0 } == 0)
+            #expect(entries.count == 2, "\(entries)")
+            let raw = try #require(entries.first)
+            #expect(raw["MESSAGE"] == "\(marker) raw")
+            #expect(raw["SYSLOG_IDENTIFIER"] == "hived-test")
+            let logged = try #require(entries.last)
+            #expect(logged["MESSAGE"] == "\(marker)\nsecond line", "a multi-line message arrives whole: \(logged)")
+            #expect(logged["PRIORITY"] == "6")
+            #expect(logged["SYSLOG_IDENTIFIER"] == "hived")
+            #expect(logged["HIVE_MODULE"] == "probe")
+            #expect(logged["HIVE_EVENT"] == "init")
+            #expect(logged["HIVE_PATH"] == "/var/lib/x")
+            #expect(logged["CODE_FILE"]?.hasSuffix("JournalWriteTests.swift") == true, "\(logged)")
+            #expect(Int(logged["CODE_LINE"] ?? "") != nil, "\(logged)")
+            #expect(logged["CODE_FUNC"]?.isEmpty == false, "\(logged)")
+            #expect(!captured.withLock { $0 }.contains(marker), "nothing goes to stderr when the journal takes it")
+        }
+
+        @Test(.enabled(if: PrivateJournal.shouldRun, "needs root, for a journal socket of its own"))
+        func aJournalThatRefusesEntriesSendsThemToStderr() async throws {
+            let marker = "refused-\(UInt64.random(in: 0...UInt64.max))"
+            let result = Mutex<Int32>(0)
+            let captured = Mutex("")
+            _ = try await PrivateJournal.capture(.refusing) {
+                captured.withLock { text in
+                    text = Self.capturingStderr {
+                        result.withLock { $0 = SystemdCalls.journalSend(["MESSAGE=\(marker)"]) }
+                        var logger = Logger(label: "hived") { _ in JournalLogHandler(identifier: "hived", level: .info) }
+                        logger[metadataKey: "module"] = "store"
+                        logger.error("\(marker)")
+                    }
+                }
+            }
+            #expect(result.withLock { $0 } == -ECONNREFUSED)
+            let lines = captured.withLock { $0 }.split(separator: "\n")
+            #expect(lines.filter { $0.hasSuffix("error [store] \(marker)") }.count == 1, "\(lines)")
         }
 
         @Test func failedWriteFallsBackToStderrWithOneNotice() throws {
@@ -29,7 +72,7 @@ extension ProcessEnvironmentSuite {
                 level: .error, message: "\(marker)", metadata: nil, source: nil,
                 file: "HiveKit/X.swift", function: "f()", line: 1)
             let error = SystemdError(function: "sd_journal_sendv", errno: ECONNREFUSED)
-            let captured = try Self.capturingStderr {
+            let captured = Self.capturingStderr {
                 JournalFallback.write(event, metadata: ["module": "store"], identifier: "hived", error: error)
                 JournalFallback.write(event, metadata: ["module": "store"], identifier: "hived", error: error)
             }
@@ -46,9 +89,9 @@ extension ProcessEnvironmentSuite {
         }
 
         /// Runs `body` with fd 2 pointed at a pipe; returns what was written there.
-        static func capturingStderr(_ body: () -> Void) throws -> String {
+        static func capturingStderr(_ body: () -> Void) -> String {
             var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { throw POSIXError(.EIO) }
+            guard pipe(&ends) == 0 else { return "pipe failed: errno \(errno)" }
             let saved = dup(STDERR_FILENO)
             dup2(ends[1], STDERR_FILENO)
             close(ends[1])

@@ -4,45 +4,11 @@ import HiveKit
 import Testing
 
 @Suite struct LogTargetTests {
-    private func stderrIdentity() throws -> JournalStream {
-        try #require(JournalStream(descriptor: STDERR_FILENO))
-    }
-
     @Test func parsesConfigNames() {
         #expect(LogTarget(rawValue: "auto") == .auto)
         #expect(LogTarget(rawValue: "journal") == .journal)
         #expect(LogTarget(rawValue: "stderr") == .stderr)
         #expect(LogTarget(rawValue: "syslog") == nil)
-    }
-
-    @Test func autoIsJournalWhenJournalStreamIsOurStderr() throws {
-        let environment = SystemdEnvironment(journalStream: try stderrIdentity().description)
-        #expect(environment.stderrIsJournal())
-        #expect(LogTarget.auto.resolved(in: environment) == .journal)
-    }
-
-    @Test func autoIsStderrWhenJournalStreamNamesSomethingElse() throws {
-        let identity = try stderrIdentity()
-        let other = JournalStream(device: identity.device, inode: identity.inode &+ 1)
-        #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: other.description)) == .stderr)
-        #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: "garbage")) == .stderr)
-        #expect(LogTarget.auto.resolved(in: SystemdEnvironment()) == .stderr)
-    }
-
-    @Test func explicitTargetsStayAsTheyAre() throws {
-        let journalEnvironment = SystemdEnvironment(journalStream: try stderrIdentity().description)
-        #expect(LogTarget.stderr.resolved(in: journalEnvironment) == .stderr)
-        #expect(LogTarget.journal.resolved(in: SystemdEnvironment()) == .journal)
-    }
-
-    @Test func comparesTheGivenDescriptor() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        let pipeIdentity = try #require(JournalStream(descriptor: ends[1]))
-        let environment = SystemdEnvironment(journalStream: pipeIdentity.description)
-        #expect(LogTarget.auto.resolved(in: environment, descriptor: ends[1]) == .journal)
-        #expect(LogTarget.auto.resolved(in: environment, descriptor: STDERR_FILENO) == .stderr)
     }
 
     @Test func parsesJournalStream() {
@@ -55,7 +21,43 @@ import Testing
 }
 
 extension ProcessEnvironmentSuite {
+    /// Tests that read fd 2 (or the environment): in the serialized parent suite, so the
+    /// tests that point fd 2 elsewhere (``JournalWriteTests``) never run beside them.
     @Suite struct LogTargetEnvironmentTests {
+        private func stderrIdentity() throws -> JournalStream {
+            try #require(JournalStream(descriptor: STDERR_FILENO))
+        }
+
+        @Test func autoIsJournalWhenJournalStreamIsOurStderr() throws {
+            let environment = SystemdEnvironment(journalStream: try stderrIdentity().description)
+            #expect(environment.stderrIsJournal())
+            #expect(LogTarget.auto.resolved(in: environment) == .journal)
+        }
+
+        @Test func autoIsStderrWhenJournalStreamNamesSomethingElse() throws {
+            let identity = try stderrIdentity()
+            let other = JournalStream(device: identity.device, inode: identity.inode &+ 1)
+            #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: other.description)) == .stderr)
+            #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: "garbage")) == .stderr)
+            #expect(LogTarget.auto.resolved(in: SystemdEnvironment()) == .stderr)
+        }
+
+        @Test func explicitTargetsStayAsTheyAre() throws {
+            let journalEnvironment = SystemdEnvironment(journalStream: try stderrIdentity().description)
+            #expect(LogTarget.stderr.resolved(in: journalEnvironment) == .stderr)
+            #expect(LogTarget.journal.resolved(in: SystemdEnvironment()) == .journal)
+        }
+
+        @Test func comparesTheGivenDescriptor() throws {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[0]); close(ends[1]) }
+            let pipeIdentity = try #require(JournalStream(descriptor: ends[1]))
+            let environment = SystemdEnvironment(journalStream: pipeIdentity.description)
+            #expect(LogTarget.auto.resolved(in: environment, descriptor: ends[1]) == .journal)
+            #expect(LogTarget.auto.resolved(in: environment, descriptor: STDERR_FILENO) == .stderr)
+        }
+
         @Test func autoFollowsLiveJournalStreamVariable() throws {
             var info = stat()
             #expect(fstat(STDERR_FILENO, &info) == 0)
