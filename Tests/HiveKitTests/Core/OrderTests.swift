@@ -63,6 +63,8 @@ import Testing
         try await hive.start()
         await hive.stop()
         #expect(recorder.modules(for: "teardown") == ["m5", "m4", "m3", "m2", "m1", "m0"])
+        // One at a time: each hook yields and sleeps a moment, so an overlap would show.
+        #expect(recorder.maxInFlight(during: "teardown") == 1)
     }
 
     @Test func dynamicallyRegisteredModuleTakesItsPlaceInTheOrder() async throws {

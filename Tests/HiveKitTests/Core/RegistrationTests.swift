@@ -47,9 +47,13 @@ import Testing
         #expect(hive.module(named: "late") == nil)
         #expect(hive.phase == .initialized, "a failed dynamic registration does not fail the hive")
         try await hive.send(.ready)
-        await hive.stop()
-        #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init"])
         // The name is free again.
+        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        #expect(hive.activeModuleNames == ["a", "late"])
+        await hive.stop()
+        let late = recorder.all.filter { $0.hasPrefix("late.") }
+        #expect(Array(late.prefix(4)) == ["late.setup", "late.init", "late.setup", "late.init"], "\(late)")
+        #expect(late.filter { $0 == "late.teardown" }.count == 1, "only the second one is torn down: \(late)")
     }
 
     @Test func aFailingSetupOfADynamicModuleRemovesItWithoutTeardown() async throws {

@@ -7,6 +7,8 @@ import Synchronization
 final class Recorder: Sendable {
     private let items = Mutex<[String]>([])
     private let inFlight = Mutex<(now: Int, max: Int)>((0, 0))
+    /// Per event: how many hooks of that event run now, and the most ever seen.
+    private let inFlightByEvent = Mutex<[String: (now: Int, max: Int)]>([:])
 
     func append(_ item: String) { items.withLock { $0.append(item) } }
     var all: [String] { items.withLock { $0 } }
@@ -18,10 +20,24 @@ final class Recorder: Sendable {
         }
     }
 
-    /// Tracks how many hooks run at once; `maxInFlight` is the most ever seen.
-    func enter() { inFlight.withLock { $0.now += 1; $0.max = Swift.max($0.max, $0.now) } }
-    func leave() { inFlight.withLock { $0.now -= 1 } }
+    /// Tracks how many hooks run at once, in all and per event; `maxInFlight` is the most
+    /// ever seen.
+    func enter(_ event: String = "") {
+        inFlight.withLock { $0.now += 1; $0.max = Swift.max($0.max, $0.now) }
+        inFlightByEvent.withLock { counts in
+            var count = counts[event] ?? (0, 0)
+            count.now += 1
+            count.max = Swift.max(count.max, count.now)
+            counts[event] = count
+        }
+    }
+    func leave(_ event: String = "") {
+        inFlight.withLock { $0.now -= 1 }
+        inFlightByEvent.withLock { $0[event]?.now -= 1 }
+    }
     var maxInFlight: Int { inFlight.withLock { $0.max } }
+    /// The most hooks of `event` ever seen running at once.
+    func maxInFlight(during event: String) -> Int { inFlightByEvent.withLock { $0[event]?.max ?? 0 } }
 }
 
 /// What a ``ScriptedModule`` does on an event besides recording it.
@@ -54,8 +70,8 @@ struct ScriptedModule: Module {
 
     private func hook(_ context: ModuleContext) async throws {
         recorder.append("\(context.moduleName).\(context.event.kind)")
-        if tracksOverlap { recorder.enter() }
-        defer { if tracksOverlap { recorder.leave() } }
+        if tracksOverlap { recorder.enter("\(context.event.kind)") }
+        defer { if tracksOverlap { recorder.leave("\(context.event.kind)") } }
         switch behaviors[context.event.kind] {
         case nil: if tracksOverlap { await Task.yield(); try? await Task.sleep(for: .milliseconds(2)) }
         case .fail(let text)?: throw TestFailure(text)
