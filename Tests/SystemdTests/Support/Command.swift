@@ -3,8 +3,10 @@ import Foundation
 /// Runs host commands for the suite, without blocking a Swift concurrency thread.
 enum Command {
     /// Runs `arguments` (looked up on PATH) to completion; after `timeout` it is killed
-    /// and its status is that of the kill. Output goes through files, so a chatty command
-    /// can never block on a full pipe.
+    /// with everything it started (`timeout(1)` signals its whole process group, so a
+    /// killed `nsenter` leaves no child behind holding this process's descriptors) and its
+    /// status is `timeout`'s (124, or 137 after SIGKILL). Output goes through files, so a
+    /// chatty command can never block on a full pipe.
     static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("hived-systemd-cmd-\(UUID().uuidString)")
@@ -23,7 +25,8 @@ enum Command {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+        let seconds = max(1, timeout.components.seconds)
+        process.arguments = ["timeout", "--kill-after=10", "\(seconds)"] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
@@ -35,8 +38,9 @@ enum Command {
         }
         try process.run()
         let pid = process.processIdentifier
+        // A last resort, should timeout(1) itself be stuck.
         let timer = Task.detached {
-            try await Task.sleep(for: timeout)
+            try await Task.sleep(for: timeout + .seconds(30))
             kill(pid, SIGKILL)
         }
         var status: Int32 = -1

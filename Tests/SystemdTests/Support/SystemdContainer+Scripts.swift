@@ -11,7 +11,10 @@ extension SystemdContainer {
         """#
 
     /// `bash -c launchScript launch DIR OWNER MACHINE STOPSCRIPT`: starts systemd-nspawn
-    /// in its own session (a Ctrl-C of the test run does not reach it), writes its pid to
+    /// in its own session (a Ctrl-C of the test run does not reach it) and its own network
+    /// namespace (services the machine has enabled, such as a database, then start in the
+    /// container without fighting over this machine's ports with each other or with other
+    /// copies of the suite running at the same time), writes its pid to
     /// DIR/nspawn.pid, and starts the guardian: a process that waits for the test process
     /// OWNER to end and, if DIR still exists then, stops the container and cleans up.
     ///
@@ -25,7 +28,7 @@ extension SystemdContainer {
         for fd in $(ls /proc/$$/fd); do
             if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
         done
-        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive \
+        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive --private-network \
             --machine="$machine" --directory="$dir/merged" \
             --boot systemd.firstboot=off </dev/null >"$dir/nspawn.log" 2>&1 &
         echo $! >"$dir/nspawn.pid"
