@@ -26,7 +26,7 @@ extension HivedUnderSystemdTests {
         #expect(state["ExecMainStatus"] == "70", "\(state)")
         #expect(state["NRestarts"] == "0", "exit 70 is not restarted (RestartPreventExitStatus=): \(state)")
         // Rolled back: the module that had set up was torn down.
-        #expect(hived.probe("sound").steps.contains("sound.teardown"), "\(hived.probe("sound").steps)")
+        #expect(try hived.steps("sound").contains("sound.teardown"), "\(hived.shown("sound"))")
 
         let invocation = state["InvocationID"] ?? ""
         let named = try await eventually(timeout: .seconds(15)) {
@@ -48,10 +48,27 @@ extension HivedUnderSystemdTests {
             """))
         #expect(try await hived.systemctl("start").status == 0)
         let pid = try await hived.property("MainPID")
-        #expect(try await hived.property("NRestarts") == "0")
+
+        // Healthy, hived feeds the watchdog: it runs past WatchdogSec= and is not restarted,
+        // and systemd saw its pings well after it became active.
+        let healthy = try await hived.container.properties(HivedFixture.unit, [
+            "ActiveEnterTimestampMonotonic", "WatchdogUSec",
+        ])
+        let activeSince = try #require(UInt64(healthy["ActiveEnterTimestampMonotonic"] ?? ""), "\(healthy)")
+        let watchdog = try #require(Self.microseconds(healthy["WatchdogUSec"] ?? ""), "\(healthy)")
+        #expect(watchdog >= 2_000_000, "the unit sets WatchdogSec=: \(healthy)")
+        let pastWatchdog = activeSince + watchdog * 3 / 2
+        #expect(await eventually(timeout: .seconds(60)) { Self.monotonicMicroseconds() > pastWatchdog })
+        let fed = try await hived.container.properties(HivedFixture.unit, [
+            "NRestarts", "MainPID", "ActiveState", "WatchdogTimestampMonotonic",
+        ])
+        #expect(fed["NRestarts"] == "0" && fed["MainPID"] == pid && fed["ActiveState"] == "active",
+                "a healthy hived outlives WatchdogSec=: \(fed)")
+        let lastPing = UInt64(fed["WatchdogTimestampMonotonic"] ?? "") ?? 0
+        #expect(lastPing > activeSince + watchdog / 2, "systemd received WATCHDOG=1 after start: \(fed), active since \(activeSince)")
 
         #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
-        #expect(await eventually { hived.probe("hung").steps.contains("hung.background") })
+        #expect(try await eventually { try hived.steps("hung").contains("hung.background") })
         // Budget 1 s, WatchdogSec=10s, RestartSec=1s: well within 60 s.
         let restarted = try await eventually(timeout: .seconds(60)) {
             let state = try await hived.container.properties(HivedFixture.unit, ["NRestarts", "ActiveState", "MainPID"])
@@ -75,14 +92,35 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.systemctl("start").status == 0)
 
         #expect(try await hived.systemctl("kill", "-s", "SIGUSR1").status == 0)
-        #expect(await eventually { hived.probe("ears").steps.contains("ears.custom:rotate") }, "\(hived.probe("ears"))")
+        #expect(try await eventually { try hived.steps("ears").contains("ears.custom:rotate") }, "\(hived.shown("ears"))")
         #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
-        #expect(await eventually { hived.probe("ears").steps.contains("ears.background") }, "\(hived.probe("ears"))")
+        #expect(try await eventually { try hived.steps("ears").contains("ears.background") }, "\(hived.shown("ears"))")
         #expect(try await hived.systemctl("kill", "-s", "SIGCONT").status == 0)
-        #expect(await eventually { hived.probe("ears").steps.contains("ears.foreground") }, "\(hived.probe("ears"))")
+        #expect(try await eventually { try hived.steps("ears").contains("ears.foreground") }, "\(hived.shown("ears"))")
 
-        let steps = hived.probe("ears").steps
+        let steps = try hived.steps("ears")
         #expect(steps.firstIndex(of: "ears.background")! < steps.firstIndex(of: "ears.foreground")!)
         #expect(try await hived.property("ActiveState") == "active")
+    }
+
+    /// A `systemctl show` time span (`10s`, `1min 30s`, `500ms`) in microseconds.
+    static func microseconds(_ span: String) -> UInt64? {
+        let units: [(String, UInt64)] = [("min", 60_000_000), ("ms", 1_000), ("us", 1), ("h", 3_600_000_000), ("s", 1_000_000)]
+        var total: UInt64 = 0
+        for part in span.split(separator: " ") {
+            guard let (unit, scale) = units.first(where: { part.hasSuffix($0.0) }),
+                let value = UInt64(part.dropLast(unit.count))
+            else { return nil }
+            total += value * scale
+        }
+        return total > 0 ? total : nil
+    }
+
+    /// `CLOCK_MONOTONIC` in microseconds: the clock systemd's `…Monotonic` properties use
+    /// (the container shares this machine's).
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
     }
 }

@@ -16,7 +16,7 @@ extension HivedUnderSystemdTests {
         let remove = try await container.exec(["dpkg", "-r", "hived"], timeout: .seconds(180))
         #expect(remove.status == 0, "\(remove)")
         #expect(try await hived.property("ActiveState") == "inactive", "removing stops the service")
-        #expect(hived.probe("doomed").steps.contains("doomed.teardown"), "stopped the orderly way")
+        #expect(try hived.steps("doomed").contains("doomed.teardown"), "stopped the orderly way")
         #expect(container.read("/usr/bin/hived") == nil)
         #expect(container.read(HivedFixture.configPath) != nil, "dpkg -r keeps the conffile")
 

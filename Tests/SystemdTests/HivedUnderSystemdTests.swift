@@ -63,7 +63,13 @@ struct HivedUnderSystemdTests {
         let exposure = try #require(score, "no overall exposure level in: \(security)")
         #expect(exposure <= 2.0, "\(security.stdout)")
         // The service really runs as the unprivileged user the unit names.
+        try await hived.prepare(config: Self.config("""
+              - name: plain
+                type: probe
+            """))
+        #expect(try await hived.systemctl("start").status == 0)
         let pid = try await hived.property("MainPID")
+        #expect(pid != "0" && !pid.isEmpty, "hived runs")
         let owner = try await hived.container.exec(["ps", "-o", "user=", "-p", pid]).output
         #expect(owner == "hived")
     }

@@ -79,7 +79,7 @@ final class HivedFixture: Sendable {
     func prepare(config: String) async throws {
         try await container.systemctl("stop", Self.unit, timeout: .seconds(120))
         try await container.systemctl("reset-failed", Self.unit)
-        try await container.check(["sh", "-c", "rm -f \(Self.stateDirectory)/*.jsonl"])
+        try await container.check(["sh", "-c", "rm -f \(Self.stateDirectory)/*.jsonl \(Self.stateDirectory)/release-*"])
         try container.write(config, to: Self.configPath)
     }
 
@@ -88,9 +88,28 @@ final class HivedFixture: Sendable {
         try container.write(config, to: Self.configPath)
     }
 
-    /// The events a probe recorded in /var/lib/hived/NAME.jsonl.
-    func probe(_ name: String) -> [ProbeRecord] {
-        ProbeRecord.parse(container.read("\(Self.stateDirectory)/\(name).jsonl") ?? "")
+    /// The events a probe recorded in /var/lib/hived/NAME.jsonl; throws on a line that
+    /// is not a probe record.
+    func probe(_ name: String) throws -> [ProbeRecord] {
+        let path = "\(Self.stateDirectory)/\(name).jsonl"
+        return try ProbeRecord.parse(container.read(path) ?? "", file: path)
+    }
+
+    /// `module.event` for every line of the probe file NAME.jsonl.
+    func steps(_ name: String) throws -> [String] { try probe(name).steps }
+
+    /// The probe file's steps, or why it cannot be read, for a failure message.
+    func shown(_ name: String) -> String {
+        do { return try "\(probe(name).steps)" } catch { return "\(error)" }
+    }
+
+    /// Where a test's `stall_until` waits for a file: /var/lib/hived/NAME (removed by
+    /// ``prepare(config:)``).
+    static func releasePath(_ name: String) -> String { "\(stateDirectory)/\(name)" }
+
+    /// Creates the file a probe's `stall_until` waits for, ending its stall.
+    func release(_ name: String) throws {
+        try container.write("", to: Self.releasePath(name))
     }
 
     /// A property of hived.service (`systemctl show -p NAME`).

@@ -11,10 +11,18 @@ struct ProbeRecord: Decodable, Equatable, CustomStringConvertible {
     /// When the probe received the event (`CLOCK_REALTIME`, seconds).
     let ts: Double
 
-    /// Every complete line of `text` that parses (a line being written is skipped).
-    static func parse(_ text: String) -> [ProbeRecord] {
-        text.split(separator: "\n").compactMap { line in
-            try? JSONDecoder().decode(ProbeRecord.self, from: Data(line.utf8))
+    /// Every finished line of `text` (it ends in a newline), which must parse: a line that
+    /// does not is an error naming it. A last line without its newline is one the probe is
+    /// still writing, left for the next read.
+    static func parse(_ text: String, file: String = "probe file") throws -> [ProbeRecord] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.removeLast()  // after the last newline: empty, or a line being written
+        return try lines.map { line in
+            do {
+                return try JSONDecoder().decode(ProbeRecord.self, from: Data(line.utf8))
+            } catch {
+                throw SuiteFailure("\(file): a line that is not a probe record: \(line)")
+            }
         }
     }
 
