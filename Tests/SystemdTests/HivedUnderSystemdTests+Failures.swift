@@ -67,7 +67,7 @@ extension HivedUnderSystemdTests {
         let lastPing = UInt64(fed["WatchdogTimestampMonotonic"] ?? "") ?? 0
         #expect(lastPing > activeSince + watchdog / 2, "systemd received WATCHDOG=1 after start: \(fed), active since \(activeSince)")
 
-        #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
+        try await hived.kill("SIGTSTP")
         #expect(try await eventually { try hived.steps("hung").contains("hung.background") })
         // Budget 1 s, WatchdogSec=10s, RestartSec=1s: well within 60 s.
         let restarted = try await eventually(timeout: .seconds(60)) {
@@ -91,11 +91,11 @@ extension HivedUnderSystemdTests {
             """))
         #expect(try await hived.systemctl("start").status == 0)
 
-        #expect(try await hived.systemctl("kill", "-s", "SIGUSR1").status == 0)
+        try await hived.kill("SIGUSR1")
         #expect(try await eventually { try hived.steps("ears").contains("ears.custom:rotate") }, "\(hived.shown("ears"))")
-        #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
+        try await hived.kill("SIGTSTP")
         #expect(try await eventually { try hived.steps("ears").contains("ears.background") }, "\(hived.shown("ears"))")
-        #expect(try await hived.systemctl("kill", "-s", "SIGCONT").status == 0)
+        try await hived.kill("SIGCONT")
         #expect(try await eventually { try hived.steps("ears").contains("ears.foreground") }, "\(hived.shown("ears"))")
 
         let steps = try hived.steps("ears")

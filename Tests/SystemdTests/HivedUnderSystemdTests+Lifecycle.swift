@@ -106,7 +106,7 @@ extension HivedUnderSystemdTests {
 
         // The old configuration still runs: its module is there and its signal map too.
         #expect(try !hived.steps("keeper").contains("keeper.teardown"))
-        #expect(try await hived.systemctl("kill", "-s", "SIGUSR1").status == 0)
+        try await hived.kill("SIGUSR1")
         #expect(try await eventually { try hived.steps("keeper").contains("keeper.custom:ping") },
                 "\(hived.shown("keeper"))")
 

@@ -117,6 +117,13 @@ final class HivedFixture: Sendable {
         try await container.property(Self.unit, name)
     }
 
+    /// `systemctl kill -s SIGNAL hived.service`; throws, with what systemctl said, unless
+    /// it succeeded.
+    func kill(_ signal: String) async throws {
+        let result = try await systemctl("kill", "-s", signal)
+        guard result.status == 0 else { throw SuiteFailure(result.description) }
+    }
+
     /// `systemctl ARGS hived.service`.
     @discardableResult
     func systemctl(_ verb: String, _ arguments: String..., timeout: Duration = .seconds(120)) async throws

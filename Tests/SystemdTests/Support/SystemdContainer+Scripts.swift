@@ -18,6 +18,13 @@ extension SystemdContainer {
     /// DIR/nspawn.pid, and starts the guardian: a process that waits for the test process
     /// OWNER to end and, if DIR still exists then, stops the container and cleans up.
     ///
+    /// nspawn starts in a cgroup of its own, MACHINE, below the launcher's (in the
+    /// `name=systemd` and unified hierarchies; the paths go to DIR/cgroups for the stop
+    /// script). nspawn puts the container's cgroups (`payload`, `supervisor`) below the one
+    /// it starts in: without this, containers booted at the same time on a machine without
+    /// systemd of its own all share `/payload`, and each container's systemd counts (and
+    /// signals, and kills at stop) the others' hived as its own.
+    ///
     /// It first closes every inherited descriptor above 2: Foundation's `Process` learns
     /// that a child exited from a descriptor the child inherits, so long-lived grandchildren
     /// holding it would make launching look like it never finishes. (bash, because dash
@@ -28,20 +35,34 @@ extension SystemdContainer {
         for fd in $(ls /proc/$$/fd); do
             if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
         done
-        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive --private-network \
-            --machine="$machine" --directory="$dir/merged" \
-            --boot systemd.firstboot=off </dev/null >"$dir/nspawn.log" 2>&1 &
-        echo $! >"$dir/nspawn.pid"
         setsid sh -c '
             while kill -0 "$2" 2>/dev/null && [ -d "$1" ]; do sleep 1; done
             [ -d "$1" ] && sh -c "$4" stop "$1" "$3"
         ' guardian "$dir" "$owner" "$machine" "$stop" </dev/null >/dev/null 2>&1 &
+        while IFS=: read -r _ controllers path; do
+            case "$controllers" in
+                name=systemd) base=/sys/fs/cgroup/systemd ;;
+                "") if [ -f /sys/fs/cgroup/unified/cgroup.procs ]; then base=/sys/fs/cgroup/unified
+                    elif [ -f /sys/fs/cgroup/cgroup.procs ]; then base=/sys/fs/cgroup
+                    else continue; fi ;;
+                *) continue ;;
+            esac
+            own="${base}${path%/}/$machine"
+            mkdir -p "$own"
+            echo "$own" >>"$dir/cgroups"
+            echo $$ >"$own/cgroup.procs"
+        done </proc/self/cgroup
+        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive --private-network \
+            --machine="$machine" --directory="$dir/merged" \
+            --boot systemd.firstboot=off </dev/null >"$dir/nspawn.log" 2>&1 &
+        echo $! >"$dir/nspawn.pid"
         """#
 
     /// `sh -c stopScript stop DIR MACHINE`: stops the container (SIGTERM asks nspawn for a
     /// clean poweroff; SIGKILL to nspawn and the container's PID 1 after 30 s), unmounts
-    /// the overlay and the tmpfs, and removes DIR, but only once nothing is mounted below
-    /// it, so a failed unmount can never lead `rm` into the machine's own files.
+    /// the overlay and the tmpfs, removes the cgroups the launch script made, and removes
+    /// DIR, but only once nothing is mounted below it, so a failed unmount can never lead
+    /// `rm` into the machine's own files.
     static let stopScript = #"""
         dir=$1 machine=$2
         pid=$(cat "$dir/nspawn.pid" 2>/dev/null || true)
@@ -67,6 +88,11 @@ extension SystemdContainer {
             fi
         done
         rmdir "/run/systemd/nspawn/propagate/$machine" 2>/dev/null || true
+        if [ -f "$dir/cgroups" ]; then
+            while read -r own; do
+                [ -d "$own" ] && find "$own" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+            done <"$dir/cgroups"
+        fi
         if mountpoint -q "$dir/merged" || mountpoint -q "$dir/layer"; then
             echo "still mounted below $dir; left in place" >&2
             exit 1
