@@ -58,10 +58,10 @@ extension HivedUnderSystemdTests {
         let cursor = try await journalCursor()
 
         #expect(try await hived.container.systemctl("suspend").status == 0)
-        let resumed = await eventually(timeout: .seconds(60)) {
-            hived.probe("sleep").filter { $0.event == "foreground" }.count == 2
+        let resumed = try await eventually(timeout: .seconds(60)) {
+            try hived.probe("sleep").filter { $0.event == "foreground" }.count == 2
         }
-        let records = hived.probe("sleep")
+        let records = try hived.probe("sleep")
         #expect(resumed, "\(records)")
         let backgrounds = records.filter { $0.event == "background" }
         #expect(Set(backgrounds.map(\.module)) == ["syncer", "asyncer"], "\(records)")
@@ -104,7 +104,7 @@ extension HivedUnderSystemdTests {
         let sleepEntry = try await eventuallyValue(timeout: .seconds(30)) {
             try await journalSince(cursor).first { $0["MESSAGE"]?.hasPrefix("Entering sleep state") == true }
         }
-        let backgrounds = hived.probe("sleep").filter { $0.event == "background" }
+        let backgrounds = try hived.probe("sleep").filter { $0.event == "background" }
         let slept = Double(sleepEntry?["__REALTIME_TIMESTAMP"] ?? "").map { $0 / 1_000_000 } ?? 0
         let started = backgrounds.map(\.ts).min() ?? 0
         #expect(sleepEntry != nil, "the system never slept")
@@ -127,7 +127,7 @@ extension HivedUnderSystemdTests {
         let state = try await hived.container.properties(HivedFixture.unit, ["ActiveState", "Result", "ExecMainStatus"])
         #expect(state["ActiveState"] == "inactive" && state["Result"] == "success" && state["ExecMainStatus"] == "0",
                 "\(state)")
-        let steps = hived.probe("sleep").map(\.event)
+        let steps = try hived.probe("sleep").map(\.event)
         #expect(steps.filter { $0 == "teardown" }.count == 2, "\(steps)")
     }
 
@@ -161,8 +161,8 @@ extension HivedUnderSystemdTests {
         let kill = try await hived.systemctl("kill", "-s", "SIGUSR1")
         let status = try await hived.systemctl("status")
         #expect(kill.status == 0, "\(kill)\n\(status.stdout)")
-        #expect(await eventually { hived.probe("sleep").contains { $0.name == "mark" } })
-        #expect(!hived.probe("sleep").contains { $0.event == "background" }, "\(hived.probe("sleep"))")
+        #expect(try await eventually { try hived.probe("sleep").contains { $0.name == "mark" } })
+        #expect(try !hived.probe("sleep").contains { $0.event == "background" }, "\(hived.shown("sleep"))")
         let inhibitors = try await hived.container.check(["systemd-inhibit", "--list", "--no-pager"]).stdout
         #expect(inhibitors.split(separator: "\n").contains { $0.hasPrefix("hived ") && $0.contains(" \(pid) ") },
                 "the lock is still held:\n\(inhibitors)")
