@@ -176,10 +176,10 @@ extension HivedUnderSystemdTests {
         try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
-        func events() -> [String] { hived.probe("sleep").filter { $0.module == "syncer" }.map { "\($0.event):\($0.params["reason"] ?? "")" } }
+        func events() throws -> [String] { try hived.probe("sleep").filter { $0.module == "syncer" }.map { "\($0.event):\($0.params["reason"] ?? "")" } }
 
         #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
-        #expect(await eventually { events().contains("background:signal") }, "\(events())")
+        #expect(try await eventually { try events().contains("background:signal") }, "\(hived.shown("sleep"))")
         // Sleep while SIGTSTP holds the background: no second background; the lock goes at
         // once; resume brings no foreground while SIGTSTP still asks.
         #expect(try await hived.container.systemctl("suspend").status == 0)
@@ -189,8 +189,8 @@ extension HivedUnderSystemdTests {
         #expect(resumed)
         #expect(try await eventually { try await hived.property("StatusText").hasPrefix("suspended: modules in background (SIGCONT resumes)") })
         #expect(try await hived.systemctl("kill", "-s", "SIGCONT").status == 0)
-        #expect(await eventually { events().contains("foreground:signal") }, "\(events())")
-        #expect(events() == ["setup:", "init:", "ready:", "background:signal", "foreground:signal"], "\(events())")
+        #expect(try await eventually { try events().contains("foreground:signal") }, "\(hived.shown("sleep"))")
+        #expect(try events() == ["setup:", "init:", "ready:", "background:signal", "foreground:signal"], "\(hived.shown("sleep"))")
         #expect(try await eventually { try await hived.property("StatusText") == "running 2 modules" })
     }
 
