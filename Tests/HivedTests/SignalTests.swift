@@ -17,7 +17,7 @@ import Testing
         try await hived.deliver(SIGTSTP)  // already suspended: refused, changes nothing
         hived.signal(SIGCONT)
         _ = try await ProbeFile.waitFor(events, "foreground") { $0.event == "foreground" }
-        let running = try await notify.waitFor(after: suspended + 1, "running status") { $0.hasPrefix("STATUS=") }
+        let running = try await notify.waitFor(after: suspended + 1, "running status") { $0.hasPrefix("STATUS=running") }
         #expect(notify.messages[running] == "STATUS=running 1 module", "SIGCONT says the modules run again")
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)

@@ -11,10 +11,7 @@ extension SystemdContainer {
         """#
 
     /// `bash -c launchScript launch DIR OWNER MACHINE STOPSCRIPT`: starts systemd-nspawn
-    /// in its own session (a Ctrl-C of the test run does not reach it) and its own network
-    /// namespace (services the machine has enabled, such as a database, then start in the
-    /// container without fighting over this machine's ports with each other or with other
-    /// copies of the suite running at the same time), writes its pid to
+    /// in its own session (a Ctrl-C of the test run does not reach it), writes its pid to
     /// DIR/nspawn.pid, and starts the guardian: a process that waits for the test process
     /// OWNER to end and, if DIR still exists then, stops the container and cleans up.
     ///
@@ -24,6 +21,12 @@ extension SystemdContainer {
     /// it starts in: without this, containers booted at the same time on a machine without
     /// systemd of its own all share `/payload`, and each container's systemd counts (and
     /// signals, and kills at stop) the others' hived as its own.
+    ///
+    /// The services and timers this machine's administrator or packages enabled (in
+    /// /etc/systemd/system/multi-user.target.wants and timers.target.wants: a database,
+    /// apt's daily runs) are masked in the container (`systemd.mask=` on its command line):
+    /// the container shares this machine's network, and a database that cannot bind its port
+    /// because another copy of the suite holds it keeps the boot waiting for good.
     ///
     /// It first closes every inherited descriptor above 2: Foundation's `Process` learns
     /// that a child exited from a descriptor the child inherits, so long-lived grandchildren
@@ -52,9 +55,14 @@ extension SystemdContainer {
             echo "$own" >>"$dir/cgroups"
             echo $$ >"$own/cgroup.procs"
         done </proc/self/cgroup
-        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive --private-network \
+        set -- systemd.firstboot=off
+        for unit in /etc/systemd/system/multi-user.target.wants/*.service \
+                    /etc/systemd/system/timers.target.wants/*.timer; do
+            [ -e "$unit" ] && set -- "$@" "systemd.mask=${unit##*/}"
+        done
+        setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive \
             --machine="$machine" --directory="$dir/merged" \
-            --boot systemd.firstboot=off </dev/null >"$dir/nspawn.log" 2>&1 &
+            --boot "$@" </dev/null >"$dir/nspawn.log" 2>&1 &
         echo $! >"$dir/nspawn.pid"
         """#
 
