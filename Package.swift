@@ -7,11 +7,14 @@ let package = Package(
     products: [
         .library(name: "HiveKit", targets: ["HiveKit"]),
         .library(name: "HiveDaemon", targets: ["HiveDaemon"]),
+        .library(name: "HiveServiceLifecycle", targets: ["HiveServiceLifecycle"]),
+        .library(name: "HiveDaemonService", targets: ["HiveDaemonService"]),
         .executable(name: "hived", targets: ["hived"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,6 +50,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // swift-service-lifecycle interop, kept out of HiveKit and HiveDaemon: a `Service`
+        // as a module (HiveKit alone), and a daemon as a `Service` (HiveDaemon).
+        .target(
+            name: "HiveServiceLifecycle",
+            dependencies: [
+                "HiveKit",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HiveDaemonService",
+            dependencies: [
+                "HiveKit",
+                "HiveDaemon",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "hived",
             dependencies: [
@@ -62,6 +83,14 @@ let package = Package(
         .testTarget(
             name: "HiveDaemonTests",
             dependencies: ["HiveDaemon", "HiveKit"]
+        ),
+        .testTarget(
+            name: "HiveServiceLifecycleTests",
+            dependencies: [
+                "HiveKit",
+                "HiveServiceLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "HivedTests",

@@ -1,13 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The README's "Your own daemon": a daemon named `mydaemon` with two modules of its own,
-// built on HiveKit and HiveDaemon as a user's package would be. `scripts/test` builds it
-// and Tests/HivedTests/Examples runs it.
+// The README's "Your own daemon": a daemon named `mydaemon` with modules of its own, built
+// on HiveKit and HiveDaemon as a user's package would be; and the same daemon run as a
+// service of an application's ServiceGroup. `scripts/test` builds it and
+// Tests/HivedTests/Examples runs it.
 let package = Package(
     name: "MyDaemon",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "hived", path: "../..")],
+    dependencies: [
+        .package(name: "hived", path: "../.."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
     targets: [
         // The modules: they need HiveKit alone.
         .target(
@@ -21,6 +26,20 @@ let package = Package(
                 "MyDaemonModules",
                 .product(name: "HiveKit", package: "hived"),
                 .product(name: "HiveDaemon", package: "hived"),
+            ]
+        ),
+        // The same modules as one service of an application's ServiceGroup, beside a
+        // service of its own; a ServiceLifecycle service runs as a module too.
+        .executableTarget(
+            name: "mydaemon-group",
+            dependencies: [
+                "MyDaemonModules",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "HiveDaemon", package: "hived"),
+                .product(name: "HiveDaemonService", package: "hived"),
+                .product(name: "HiveServiceLifecycle", package: "hived"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

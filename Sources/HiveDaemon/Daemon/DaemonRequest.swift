@@ -14,6 +14,7 @@ enum DaemonRequest: Sendable, Equatable {
     case memoryPressure(someAvg10: String?)
     /// Deliver an event from the signal map (`SIGUSR1` → `custom:rotate`).
     case event(HiveEvent, signal: Int32)
-    /// Stop: `terminate`, `teardown`, exit (`SIGTERM`, `SIGINT`).
+    /// Stop: `terminate`, `teardown`, exit (`SIGTERM`, `SIGINT`; signal 0 for a stop
+    /// requested otherwise, see ``HiveDaemon/requestStop(_:failure:)``).
     case stop(signal: Int32)
 }

@@ -70,6 +70,9 @@ public final class HiveDaemon: Sendable {
         var sleepWatch: SleepWatch?
         /// Watching memory pressure, when it is.
         var pressureWatch: MemoryPressureWatch?
+        /// What a module that asked for a stop on a failure said; the exit status is then
+        /// ``DaemonExitCode/serviceUnavailable``.
+        var failureStop: String?
         var logger: Logger
     }
 
@@ -94,7 +97,7 @@ public final class HiveDaemon: Sendable {
         self.stopGuard = StopGuard()
     }
 
-    var logger: Logger { current.withLock { $0.logger } }
+    package var logger: Logger { current.withLock { $0.logger } }
 
     /// Runs the daemon on a task while the calling thread, which must be the main thread
     /// with the signals blocked, reads signals; exits the process with the daemon's status
@@ -142,10 +145,11 @@ public final class HiveDaemon: Sendable {
         }
         if stopRequested {
             logger.info("stopped before any module started")
-            return .success
+            return exitStatus(after: .success)
         }
         early.forEach(receive)
         do {
+            try hive.services.register(HiveHost.self) { DaemonHost(daemon: self) }
             try hive.services.register(configuration.services, catalog: options.serviceCatalog)
             for spec in configuration.modules { try await hive.register(spec, catalog: options.catalog) }
         } catch {
@@ -156,12 +160,12 @@ public final class HiveDaemon: Sendable {
         startSystemWatches(configuration, hive: hive)
         switch await start(hive) {
         case .failed: return .moduleFailed
-        case .stopRequested: return await stop(hive)
+        case .stopRequested: return exitStatus(after: await stop(hive))
         case .ready: break
         }
         let watchdog = startWatchdog(hive)
         defer { watchdog?.cancel() }
-        return await serve(hive)
+        return exitStatus(after: await serve(hive))
     }
 
     /// Reads and validates the configuration, recording what is being read so that a
@@ -229,7 +233,7 @@ public final class HiveDaemon: Sendable {
                 logger.debug("\(SignalName.name(of: signal)) fires \(event)")
                 await deliver(event, to: hive)
             case .stop(let signal):
-                logger.info("\(SignalName.name(of: signal)) received, stopping")
+                if signal != 0 { logger.info("\(SignalName.name(of: signal)) received, stopping") }
                 return await stop(hive)
             }
         }

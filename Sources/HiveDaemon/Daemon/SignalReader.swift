@@ -1,3 +1,4 @@
+import Dispatch
 import HiveKit
 #if canImport(Glibc)
 import Glibc
@@ -10,10 +11,12 @@ import Synchronization
 ///
 /// Signals that arrive before the daemon set its handler are kept (up to 64) and handed
 /// over when it does, so an early `SIGHUP` or `SIGTERM` waits instead of killing.
-enum SignalReader {
+package enum SignalReader {
     private struct State {
         var handler: (@Sendable (Int32) -> Void)?
         var early: [Int32] = []
+        /// The Dispatch sources of ``startDispatchSources(leaving:)``, kept for the process.
+        var sources: [any DispatchSourceSignal] = []
     }
 
     private static let state = Mutex(State())
@@ -36,11 +39,40 @@ enum SignalReader {
         while true {
             let signal = sigwaitinfo(&set, nil)
             guard signal > 0 else { continue }
-            let handler = state.withLock { state in
-                if state.handler == nil, state.early.count < 64 { state.early.append(signal) }
-                return state.handler
-            }
-            handler?(signal)
+            deliver(signal)
         }
+    }
+
+    /// Reads the handled signals except `others` (left to whoever else reads them: a
+    /// ServiceGroup's `SIGTERM` and `SIGINT`) through Dispatch signal sources, once per
+    /// process, for a daemon whose `main` is an application's.
+    ///
+    /// An async `main` leaves the main thread in libdispatch's `dispatch_main`, which
+    /// waits in `sigsuspend` with every signal unblocked, so no thread can keep a signal
+    /// to itself with `sigwaitinfo`: a `SIGHUP` would take its default action and end the
+    /// process. Dispatch sources take them instead, as ServiceGroup's own `SIGTERM` and
+    /// `SIGINT` are taken; the daemon still handles each one outside signal context.
+    package static func startDispatchSources(leaving others: Set<Int32>) {
+        state.withLock { state in
+            guard state.sources.isEmpty else { return }
+            for signal in DaemonSignals.handled where !others.contains(signal) {
+                let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+                source.setEventHandler { SignalReader.deliver(signal) }
+                source.resume()
+                state.sources.append(source)
+            }
+        }
+    }
+
+    /// Where Dispatch delivers the signals, one at a time.
+    private static let queue = DispatchQueue(label: "HiveDaemon.signals")
+
+    /// Hands `signal` to the handler, or keeps it until there is one.
+    private static func deliver(_ signal: Int32) {
+        let handler = state.withLock { state in
+            if state.handler == nil, state.early.count < 64 { state.early.append(signal) }
+            return state.handler
+        }
+        handler?(signal)
     }
 }

@@ -3,8 +3,10 @@ import HiveKit
 /// Keeps the data: offers the ``KeyValueStore`` service, the action `store.count` and the
 /// route `hive://store/clear`.
 ///
-/// Settings: `greeting` (the value stored under `greeting` at start).
+/// Settings: `greeting` (the value stored under `greeting` at start and at each reload).
 public struct StoreModule: Module {
+    private let store = MemoryStore()
+
     /// Checks the settings when the configuration is loaded.
     public init(settings: Settings) throws(HiveError) {
         try settings.requireKeys(in: ["greeting"])
@@ -12,7 +14,7 @@ public struct StoreModule: Module {
     }
 
     public func setup(_ context: ModuleContext) async throws {
-        let store = MemoryStore()
+        let store = self.store
         await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
         try context.services.register(KeyValueStore.self) { store }
         try context.mediator.register("count") { _ in await store.count() }
@@ -21,6 +23,10 @@ public struct StoreModule: Module {
             context.logger.info("cleared \(dropped) keys")
             return true
         }
+    }
+
+    public func reload(_ context: ModuleContext) async throws {
+        await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
     }
 
     public func teardown(_ context: ModuleContext) async throws {

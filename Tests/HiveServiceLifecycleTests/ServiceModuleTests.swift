@@ -1,0 +1,90 @@
+import HiveKit
+import HiveServiceLifecycle
+import ServiceLifecycle
+import Testing
+
+@Suite struct ServiceModuleTests {
+    @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
+        let record = Record()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "store", level: .basic, module: MarkerModule(record: record)),
+            ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, readiness in
+                PoliteService(record: record, readiness: readiness)
+            }),
+        ])
+        try await hive.start()
+        #expect(record.all == ["running"], "init waited until the service ran")
+        let failures = await hive.stop()
+        #expect(failures.isEmpty)
+        #expect(record.all == ["running", "graceful shutdown", "teardown store"],
+                "the server's graceful shutdown ends before the store's teardown")
+    }
+
+    @Test func startsAtReadyWhenAsked() async throws {
+        let record = Record()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "job", module: ServiceModule(PoliteService(record: record), startsAt: .ready)),
+        ])
+        try await hive.start()
+        #expect(record.all.isEmpty)
+        try await hive.send(.ready)
+        #expect(await record.waitFor("running"))
+        _ = await hive.stop()
+        #expect(record.all == ["running", "graceful shutdown"])
+    }
+
+    @Test func aServiceThatEndsBeforeRunningFailsTheStart() async throws {
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, _ in
+                ShortService(throwing: true)
+            }),
+        ])
+        let error = await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(error?.description.contains("module 'http' (init)") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("service ended before it was running: port in use") == true)
+    }
+
+    @Test(arguments: [
+        (false, ServiceTerminationBehavior.failDaemon, "stop requested by job (failure): service returned before terminate"),
+        (true, .failDaemon, "stop requested by job (failure): service failed: port in use"),
+        (true, .stopDaemon, "stop requested by job (clean): service failed: port in use"),
+    ])
+    func anEarlyEndIsReportedAndTheHostAskedToStop(throwing: Bool, behavior: ServiceTerminationBehavior, expected: String) async throws {
+        let record = Record()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "job", module: ServiceModule(
+                ShortService(throwing: throwing), onReturn: behavior, onError: behavior)),
+        ])
+        try hive.services.register(HiveHost.self) { RecordingHost(record: record) }
+        try await hive.start()
+        #expect(await record.waitFor(expected), "\(record.all)")
+        _ = await hive.stop()
+    }
+
+    @Test func ignoringAnEarlyEndLeavesTheHostAlone() async throws {
+        let record = Record()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "job", module: ServiceModule(ShortService(throwing: true), onError: .ignore)),
+            ModuleRegistration(name: "after", module: MarkerModule(record: record)),
+        ])
+        try hive.services.register(HiveHost.self) { RecordingHost(record: record) }
+        try await hive.start()
+        try await hive.send(.ready)
+        #expect(await hive.stop().isEmpty)
+        #expect(record.all == ["teardown after"])
+    }
+
+    @Test func teardownCancelsAServiceThatIgnoresGracefulShutdownWithinTheBudget() async throws {
+        let record = Record()
+        let hive = try Hive(modules: [
+            ModuleRegistration(name: "stubborn", budget: .milliseconds(500), module: ServiceModule(StubbornService(record: record))),
+        ])
+        try await hive.start()
+        #expect(await record.waitFor("running"))
+        let started = ContinuousClock.now
+        let failures = await hive.stop()
+        #expect(failures.isEmpty, "the hook ended within its budget: \(failures)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(record.all == ["running", "cancelled"])
+    }
+}
