@@ -115,6 +115,8 @@ public struct ServiceModule: Module {
         }
         if case .threw(let error) = runner.outcome, !runner.endedEarly {
             context.logger.error("service failed while shutting down: \(error)")
+        } else if !runner.endedEarly {
+            context.logger.info("service stopped")
         }
     }
 }

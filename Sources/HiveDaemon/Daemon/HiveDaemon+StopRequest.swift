@@ -24,6 +24,15 @@ extension HiveDaemon {
         inbox.post(.stop(signal: 0))
     }
 
+    /// Writes what is still queued for systemd and stderr, for at most `limit`: for a
+    /// daemon that does not end the process itself (a `DaemonService`), whose application
+    /// may exit right after ``run()`` returns.
+    package func flushOutput(within limit: Duration = .seconds(1)) {
+        let deadline = MonotonicClock.nanoseconds() &+ limit.nanosecondsClamped
+        notifier.flush(until: deadline)
+        HiveLogging.flush(until: deadline)
+    }
+
     /// The exit status of a stop that ended with `status`: a clean stop that a module
     /// asked for on a failure is ``DaemonExitCode/serviceUnavailable``.
     func exitStatus(after status: DaemonExitCode) -> DaemonExitCode {

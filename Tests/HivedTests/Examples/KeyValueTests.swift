@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// `Examples/KeyValue`: kvd, an HTTP key-value daemon whose Hummingbird server runs as a
+/// ServiceModule, driven as systemd and an HTTP client (curl) would.
+@Suite(.enabled(
+    if: ExampleBinary.isAvailable(package: "KeyValue", product: "kvd"),
+    "Examples/KeyValue is not built (swift build --package-path Examples/KeyValue; scripts/test builds it)"))
+struct KeyValueTests {
+    static let executable = ExampleBinary.url(package: "KeyValue", product: "kvd")
+
+    static func configuration(snapshot: String, node: String) -> String {
+        """
+        signals: {SIGUSR1: "custom:snapshot"}
+        modules:
+          - {name: store, type: store, level: basic, settings: {snapshot: \(snapshot)}}
+          - {name: responses, type: responses, level: basic, settings: {node: \(node)}}
+          - {name: http, type: http, settings: {host: 127.0.0.1, port: 0}}
+        """
+    }
+
+    @Test func servesReloadsSnapshotsAndStopsInOrder() async throws {
+        let directory = try TestDirectory()
+        let snapshot = directory.file("store.snapshot")
+        let config = try directory.write("kvd.yaml", Self.configuration(snapshot: snapshot, node: "kv-1"))
+        let kvd = try HivedProcess(
+            ["--config", config], in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
+        try await kvd.waitForReady()
+        #expect(kvd.notify?.stateMessages.first { $0.hasPrefix("READY=1") } == "READY=1\nSTATUS=running 3 modules")
+        // READY=1 came after the server listened: its port is in the log already.
+        let port = try #require(Self.port(in: kvd.stderr), "\(kvd.stderr)")
+        let base = "http://127.0.0.1:\(port)"
+
+        #expect(try HTTP.request("PUT", "\(base)/kv/greeting", body: "hello world").status == 204)
+        let got = try HTTP.request("GET", "\(base)/kv/greeting")
+        #expect(got.status == 200 && got.body == "hello world")
+        #expect(got.headers["x-kv-node"] == "kv-1")
+        #expect(try HTTP.request("GET", "\(base)/kv/missing").status == 404)
+        #expect(try HTTP.request("GET", "\(base)/stats").body == "{\"keys\":1}", "the action store.count")
+
+        // A reload changes the response header live; the server keeps its port.
+        try directory.write("kvd.yaml", Self.configuration(snapshot: snapshot, node: "kv-2"))
+        let before = kvd.notify?.messages.count ?? 0
+        kvd.signal(SIGHUP)
+        let reloading = try await kvd.notify!.waitFor(after: before, "RELOADING=1") { $0.hasPrefix("RELOADING=1") }
+        try await kvd.waitForReady(after: reloading)
+        #expect(try HTTP.request("GET", "\(base)/kv/greeting").headers["x-kv-node"] == "kv-2")
+
+        // SIGUSR1 (custom:snapshot) writes the store to its file, through the route.
+        #expect(try HTTP.request("PUT", "\(base)/kv/second", body: "2").status == 204)
+        kvd.signal(SIGUSR1)
+        try await ExampleCommand.waitFor(kvd, "snapshot of 2 keys (custom event)")
+        #expect(try String(contentsOfFile: snapshot, encoding: .utf8) == "greeting\thello world\nsecond\t2\n")
+        #expect(try HTTP.request("DELETE", "\(base)/kv/second").status == 204)
+        #expect(try HTTP.request("POST", "\(base)/snapshot").status == 204)
+        try await ExampleCommand.waitFor(kvd, "snapshot of 1 keys (http)")
+
+        kvd.signal(SIGTERM)
+        #expect(try await kvd.exitStatus() == 0, "\(kvd.stderr)")
+        let log = kvd.stderr
+        let serverStopped = try #require(log.range(of: "[http] teardown: service stopped"), "\(log)")
+        let storeClosed = try #require(log.range(of: "[store] teardown: store closed: 1 keys in \(snapshot)"), "\(log)")
+        #expect(serverStopped.lowerBound < storeClosed.lowerBound, "the server shuts down before the store closes")
+        #expect(try HTTP.request("GET", "\(base)/stats").status == 0, "nothing listens any more")
+    }
+
+    @Test func theSnapshotIsReadAtTheNextStart() async throws {
+        let directory = try TestDirectory()
+        let snapshot = try directory.write("store.snapshot", "kept\tacross restarts\n")
+        let config = try directory.write("kvd.yaml", Self.configuration(snapshot: snapshot, node: "kv-1"))
+        let kvd = try HivedProcess(
+            ["--config", config], in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
+        try await kvd.waitForReady()
+        let port = try #require(Self.port(in: kvd.stderr))
+        #expect(try HTTP.request("GET", "http://127.0.0.1:\(port)/kv/kept").body == "across restarts")
+        kvd.signal(SIGTERM)
+        #expect(try await kvd.exitStatus() == 0)
+    }
+
+    @Test func aPortInUseFailsTheStartNamingTheModule() async throws {
+        let directory = try TestDirectory()
+        let first = try HivedProcess(
+            ["--config", try directory.write("a.yaml", Self.configuration(snapshot: directory.file("a"), node: "a"))],
+            in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
+        try await first.waitForReady()
+        let port = try #require(Self.port(in: first.stderr))
+        let other = try TestDirectory()
+        let busy = Self.configuration(snapshot: other.file("b"), node: "b").replacingOccurrences(of: "port: 0", with: "port: \(port)")
+        let second = try HivedProcess(
+            ["--config", try other.write("b.yaml", busy)], in: other,
+            environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
+        #expect(try await second.exitStatus() == 70)
+        #expect(second.stderr.contains("module 'http' (init)"), "\(second.stderr)")
+        #expect(second.notify?.messages.contains { $0.hasPrefix("READY=1") } == false)
+        first.signal(SIGTERM)
+        #expect(try await first.exitStatus() == 0)
+    }
+
+    /// The port of `listening on HOST:PORT`.
+    static func port(in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("] listening on ") }),
+            let colon = line.lastIndex(of: ":")
+        else { return nil }
+        return Int(line[line.index(after: colon)...])
+    }
+}
+
+/// kvd's own unit, hardened like hived's.
+@Suite struct KeyValueUnitTests {
+    static let unit = ExampleBinary.root.appendingPathComponent("Examples/KeyValue/kvd.service")
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "no systemd-analyze"))
+    func theUnitVerifiesAndScoresAtMostTwo() throws {
+        let directory = try TestDirectory()
+        // verify checks that ExecStart= exists: point it at a file that does.
+        let text = try String(contentsOf: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/kvd", with: "/bin/true")
+        let unit = try directory.write("kvd.service", text)
+        let verify = try ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+        let security = try ExampleCommand.run(
+            URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["security", "--offline=yes", "--threshold=20", unit])
+        #expect(security.status == 0, "\(security.stdout)")
+        #expect(security.stdout.contains("Overall exposure level for kvd.service: 1."), "\(security.stdout)")
+    }
+}
