@@ -61,3 +61,22 @@ struct MyDaemonGroupTests {
         #expect(daemon.stderr.contains("mydaemon: bad.yaml:1:") || daemon.stderr.contains("mydaemon: \(config):1:"), "\(daemon.stderr)")
     }
 }
+
+/// The README's comparison: the same small daemon with swift-service-lifecycle alone.
+@Suite(.enabled(
+    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-lifecycle"),
+    "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
+struct LifecycleOnlyTests {
+    @Test func reportsOnSigusr1AndClosesTheStoreLast() async throws {
+        let directory = try TestDirectory()
+        let daemon = try HivedProcess(
+            [], in: directory, notify: false,
+            executable: ExampleBinary.url(package: "MyDaemon", product: "mydaemon-lifecycle"))
+        try await ExampleCommand.waitFor(daemon, "store holds 1 keys")
+        daemon.signal(SIGUSR1)
+        try await ExampleCommand.waitFor(daemon, "store holds 1 keys\n", occurrences: 2)
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+        #expect(daemon.stderr.hasSuffix("store closed\n"), "\(daemon.stderr)")
+    }
+}

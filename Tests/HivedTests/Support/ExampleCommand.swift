@@ -29,10 +29,12 @@ enum ExampleCommand {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    /// Waits until `daemon` wrote `text` to stderr; fails after `timeout`.
-    static func waitFor(_ daemon: HivedProcess, _ text: String, timeout: Duration = .seconds(20)) async throws {
+    /// Waits until `daemon` wrote `text` to stderr (`occurrences` times); fails after `timeout`.
+    static func waitFor(
+        _ daemon: HivedProcess, _ text: String, occurrences: Int = 1, timeout: Duration = .seconds(20)
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
-        while !daemon.stderr.contains(text) {
+        while daemon.stderr.components(separatedBy: text).count - 1 < occurrences {
             guard ContinuousClock.now < deadline else {
                 throw TestFailure("timed out waiting for '\(text)'; stderr:\n\(daemon.stderr)")
             }
