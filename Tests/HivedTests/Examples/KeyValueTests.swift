@@ -31,12 +31,12 @@ struct KeyValueTests {
         let port = try #require(Self.port(in: kvd.stderr), "\(kvd.stderr)")
         let base = "http://127.0.0.1:\(port)"
 
-        #expect(try HTTP.request("PUT", "\(base)/kv/greeting", body: "hello world").status == 204)
-        let got = try HTTP.request("GET", "\(base)/kv/greeting")
+        #expect(try await HTTP.request("PUT", "\(base)/kv/greeting", body: "hello world").status == 204)
+        let got = try await HTTP.request("GET", "\(base)/kv/greeting")
         #expect(got.status == 200 && got.body == "hello world")
         #expect(got.headers["x-kv-node"] == "kv-1")
-        #expect(try HTTP.request("GET", "\(base)/kv/missing").status == 404)
-        #expect(try HTTP.request("GET", "\(base)/stats").body == "{\"keys\":1}", "the action store.count")
+        #expect(try await HTTP.request("GET", "\(base)/kv/missing").status == 404)
+        #expect(try await HTTP.request("GET", "\(base)/stats").body == "{\"keys\":1}", "the action store.count")
 
         // A reload changes the response header live; the server keeps its port.
         try directory.write("kvd.yaml", Self.configuration(snapshot: snapshot, node: "kv-2"))
@@ -44,15 +44,15 @@ struct KeyValueTests {
         kvd.signal(SIGHUP)
         let reloading = try await kvd.notify!.waitFor(after: before, "RELOADING=1") { $0.hasPrefix("RELOADING=1") }
         try await kvd.waitForReady(after: reloading)
-        #expect(try HTTP.request("GET", "\(base)/kv/greeting").headers["x-kv-node"] == "kv-2")
+        #expect(try await HTTP.request("GET", "\(base)/kv/greeting").headers["x-kv-node"] == "kv-2")
 
         // SIGUSR1 (custom:snapshot) writes the store to its file, through the route.
-        #expect(try HTTP.request("PUT", "\(base)/kv/second", body: "2").status == 204)
+        #expect(try await HTTP.request("PUT", "\(base)/kv/second", body: "2").status == 204)
         kvd.signal(SIGUSR1)
         try await ExampleCommand.waitFor(kvd, "snapshot of 2 keys (custom event)")
         #expect(try String(contentsOfFile: snapshot, encoding: .utf8) == "greeting\thello world\nsecond\t2\n")
-        #expect(try HTTP.request("DELETE", "\(base)/kv/second").status == 204)
-        #expect(try HTTP.request("POST", "\(base)/snapshot").status == 204)
+        #expect(try await HTTP.request("DELETE", "\(base)/kv/second").status == 204)
+        #expect(try await HTTP.request("POST", "\(base)/snapshot").status == 204)
         try await ExampleCommand.waitFor(kvd, "snapshot of 1 keys (http)")
 
         kvd.signal(SIGTERM)
@@ -61,7 +61,7 @@ struct KeyValueTests {
         let serverStopped = try #require(log.range(of: "[http] teardown: service stopped"), "\(log)")
         let storeClosed = try #require(log.range(of: "[store] teardown: store closed: 1 keys in \(snapshot)"), "\(log)")
         #expect(serverStopped.lowerBound < storeClosed.lowerBound, "the server shuts down before the store closes")
-        #expect(try HTTP.request("GET", "\(base)/stats").status == 0, "nothing listens any more")
+        #expect(try await HTTP.request("GET", "\(base)/stats").status == 0, "nothing listens any more")
     }
 
     @Test func theSnapshotIsReadAtTheNextStart() async throws {
@@ -72,7 +72,7 @@ struct KeyValueTests {
             ["--config", config], in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
         try await kvd.waitForReady()
         let port = try #require(Self.port(in: kvd.stderr))
-        #expect(try HTTP.request("GET", "http://127.0.0.1:\(port)/kv/kept").body == "across restarts")
+        #expect(try await HTTP.request("GET", "http://127.0.0.1:\(port)/kv/kept").body == "across restarts")
         kvd.signal(SIGTERM)
         #expect(try await kvd.exitStatus() == 0)
     }
@@ -110,15 +110,15 @@ struct KeyValueTests {
     static let unit = ExampleBinary.root.appendingPathComponent("Examples/KeyValue/kvd.service")
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "no systemd-analyze"))
-    func theUnitVerifiesAndScoresAtMostTwo() throws {
+    func theUnitVerifiesAndScoresAtMostTwo() async throws {
         let directory = try TestDirectory()
         // verify checks that ExecStart= exists: point it at a file that does.
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
             .replacingOccurrences(of: "/usr/local/bin/kvd", with: "/bin/true")
         let unit = try directory.write("kvd.service", text)
-        let verify = try ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit])
+        let verify = try await ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unit])
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
-        let security = try ExampleCommand.run(
+        let security = try await ExampleCommand.run(
             URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["security", "--offline=yes", "--threshold=20", unit])
         #expect(security.status == 0, "\(security.stdout)")
         #expect(security.stdout.contains("Overall exposure level for kvd.service: 1."), "\(security.stdout)")

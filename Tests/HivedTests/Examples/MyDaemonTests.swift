@@ -15,32 +15,32 @@ struct MyDaemonTests {
           - {name: report, type: report}
         """
 
-    @Test func helpAndVersionNameTheDaemon() throws {
-        let version = try ExampleCommand.run(Self.executable, ["--version"])
+    @Test func helpAndVersionNameTheDaemon() async throws {
+        let version = try await ExampleCommand.run(Self.executable, ["--version"])
         #expect(version.status == 0 && version.stdout == "1.2.0\n")
-        let help = try ExampleCommand.run(Self.executable, ["--help"])
+        let help = try await ExampleCommand.run(Self.executable, ["--help"])
         #expect(help.stdout.contains("USAGE: mydaemon <subcommand>"), "\(help.stdout)")
         #expect(help.stdout.contains("Runs the mydaemon daemon."))
-        let run = try ExampleCommand.run(Self.executable, ["help", "run"])
+        let run = try await ExampleCommand.run(Self.executable, ["help", "run"])
         #expect(run.stdout.contains("Without --config, mydaemon reads /etc/mydaemon/mydaemon.yaml."), "\(run.stdout)")
     }
 
-    @Test func withoutAFileItNamesItsOwnDefaultPath() throws {
-        let result = try ExampleCommand.run(Self.executable, [])
+    @Test func withoutAFileItNamesItsOwnDefaultPath() async throws {
+        let result = try await ExampleCommand.run(Self.executable, [])
         #expect(result.status == 78)
         #expect(result.stderr.hasPrefix(
             "mydaemon: /etc/mydaemon/mydaemon.yaml: cannot read configuration file: No such file or directory"),
             "\(result.stderr)")
     }
 
-    @Test func checkConfigUsesTheDaemonsModuleTypes() throws {
+    @Test func checkConfigUsesTheDaemonsModuleTypes() async throws {
         let directory = try TestDirectory()
         let good = try directory.write("good.yaml", Self.configuration)
-        let result = try ExampleCommand.run(Self.executable, ["check-config", good])
+        let result = try await ExampleCommand.run(Self.executable, ["check-config", good])
         #expect(result.status == 0 && result.stdout == "\(good): ok (2 modules enabled)\n", "\(result.stderr)")
 
         let bad = try directory.write("bad.yaml", "modules:\n  - {name: store, type: store, settings: {greting: x}}\n")
-        let failure = try ExampleCommand.run(Self.executable, ["check-config", bad])
+        let failure = try await ExampleCommand.run(Self.executable, ["check-config", bad])
         #expect(failure.status == 78)
         #expect(failure.stderr.hasPrefix("\(bad):2: module 'store': unknown setting 'greting'"), "\(failure.stderr)")
     }

@@ -10,23 +10,32 @@ enum ExampleCommand {
     }
 
     /// Runs `executable ARGUMENTS` to its end in a clean environment (plus `environment`).
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Waits without holding a thread of the pool (other tests may be blocking theirs), and
+    /// collects the output through files, so a chatty command cannot fill a pipe.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        let directory = try TestDirectory()
+        let (out, err) = (directory.file("stdout"), directory.file("stderr"))
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: out)
+        process.standardError = FileHandle(forWritingAtPath: err)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
         return Result(
             status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 
     /// Waits until `daemon` wrote `text` to stderr (`occurrences` times); fails after `timeout`.

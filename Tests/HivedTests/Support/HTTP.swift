@@ -10,10 +10,10 @@ enum HTTP {
     }
 
     /// `METHOD url` with `body`, through curl (no proxy, 10 s at most).
-    static func request(_ method: String, _ url: String, body: String? = nil) throws -> Response {
+    static func request(_ method: String, _ url: String, body: String? = nil) async throws -> Response {
         var arguments = ["curl", "--silent", "--noproxy", "*", "--max-time", "10", "--include", "--request", method]
         if let body { arguments += ["--data-binary", body] }
-        let result = try ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/env"), arguments + [url])
+        let result = try await ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/env"), arguments + [url])
         guard result.status == 0 else { return Response(status: 0, headers: [:], body: result.stderr) }
         let parts = result.stdout.components(separatedBy: "\r\n\r\n")
         let head = parts[0].components(separatedBy: "\r\n")
