@@ -60,7 +60,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         } onCancel: {
             daemon.requestStop("service cancelled")
         }
-        daemon.flushOutput()
+        daemon.finish()
         guard status == .success else { throw DaemonServiceError(exitCode: status) }
     }
 

@@ -24,10 +24,12 @@ extension HiveDaemon {
         inbox.post(.stop(signal: 0))
     }
 
-    /// Writes what is still queued for systemd and stderr, for at most `limit`: for a
-    /// daemon that does not end the process itself (a `DaemonService`), whose application
-    /// may exit right after ``run()`` returns.
-    package func flushOutput(within limit: Duration = .seconds(1)) {
+    /// Ends a daemon whose ``run()`` returned in a process that goes on (a
+    /// `DaemonService`, whose application may exit right after): writes what is still
+    /// queued for systemd and stderr, for at most `limit`, and stands the stop guard down,
+    /// which would otherwise end the process when the stop budget runs out.
+    package func finish(within limit: Duration = .seconds(1)) {
+        stopGuard.retire()
         let deadline = MonotonicClock.nanoseconds() &+ limit.nanosecondsClamped
         notifier.flush(until: deadline)
         HiveLogging.flush(until: deadline)
@@ -47,6 +49,6 @@ struct DaemonHost: HiveHost {
 
     func requestStop(module: String, reason: String, failure: Bool) {
         let what = "module '\(module)': \(reason)"
-        daemon.requestStop("\(what) asked for a stop", failure: failure ? what : nil)
+        daemon.requestStop("module '\(module)' asked for a stop (\(reason))", failure: failure ? what : nil)
     }
 }

@@ -25,6 +25,8 @@ final class StopGuard: @unchecked Sendable {
     private let condition = ThreadCondition()
     private var deadline: UInt64?
     private var claimed: Int32?
+    /// Stood down by ``retire()``: the daemon returned and the process goes on.
+    private var isRetired = false
     private var report: @Sendable () -> Void = {}
     private var flush: @Sendable (UInt64) -> Void = { _ in }
 
@@ -63,10 +65,19 @@ final class StopGuard: @unchecked Sendable {
         }
     }
 
+    /// Stands the guard down for good and ends its thread: for a daemon whose ``HiveDaemon/run()``
+    /// returned in a process that goes on (a `DaemonService` in an application's
+    /// ServiceGroup, a test), where nothing is left for the stop budget to cut short.
+    func retire() {
+        condition.withLock { isRetired = true }
+        condition.broadcast()
+    }
+
     private func watch() {
-        let (status, byGuard, deadline, report, flush) = condition.withLock {
-            () -> (Int32, Bool, UInt64, @Sendable () -> Void, @Sendable (UInt64) -> Void) in
+        let outcome = condition.withLock {
+            () -> (Int32, Bool, UInt64, @Sendable () -> Void, @Sendable (UInt64) -> Void)? in
             while true {
+                if isRetired { return nil }
                 guard let deadline = self.deadline else {
                     condition.wait(until: nil)
                     continue
@@ -78,6 +89,7 @@ final class StopGuard: @unchecked Sendable {
             claimed = DaemonExitCode.stopBudgetExceeded.rawValue
             return (DaemonExitCode.stopBudgetExceeded.rawValue, true, self.deadline!, self.report, self.flush)
         }
+        guard let (status, byGuard, deadline, report, flush) = outcome else { return }
         let end = deadline + Self.reportGrace
         if byGuard {
             report()

@@ -23,12 +23,20 @@ private struct Quitter: Module {
             catalog: catalog, environment: [:], systemd: SystemdEnvironment())
     }
 
+    /// Runs `daemon` to its end, then stands its stop guard down, as a `DaemonService`
+    /// does: the guard would end this test process when the stop budget runs out.
+    static func run(_ daemon: HiveDaemon) async -> DaemonExitCode {
+        let status = await daemon.run()
+        daemon.finish()
+        return status
+    }
+
     @Test func aModuleAsksTheDaemonForAnOrderedStop() async {
-        #expect(await HiveDaemon(Self.options(failure: false)).run() == .success)
+        #expect(await Self.run(HiveDaemon(Self.options(failure: false))) == .success)
     }
 
     @Test func aStopAskedOnAFailureExits69AfterTheOrderedStop() async {
-        #expect(await HiveDaemon(Self.options(failure: true)).run() == .serviceUnavailable)
+        #expect(await Self.run(HiveDaemon(Self.options(failure: true))) == .serviceUnavailable)
         #expect(DaemonExitCode.serviceUnavailable.rawValue == 69)
     }
 
@@ -40,8 +48,23 @@ private struct Quitter: Module {
             embeddedConfiguration: "log: {target: stderr}\nmodules: [{name: i, type: idle}]",
             catalog: catalog, environment: [:], systemd: SystemdEnvironment()))
         daemon.requestStop("graceful shutdown")
-        #expect(await daemon.run() == .success)
+        #expect(await Self.run(daemon) == .success)
     }
 }
 
 private struct Idle: Module {}
+
+@Suite struct FinishedDaemonTests {
+    /// A daemon that returned and finished leaves the process alone past its stop budget
+    /// (this test process would end with status 75 otherwise).
+    @Test func aFinishedDaemonsStopGuardStandsDown() async throws {
+        var catalog = ModuleCatalog()
+        catalog.register("quitter") { _ in Quitter(failure: false) }
+        let daemon = HiveDaemon(DaemonOptions(
+            identity: DaemonIdentity(name: "testd", version: "1"),
+            embeddedConfiguration: "log: {target: stderr}\nbudgets: {stop: 1s}\nmodules: [{name: q, type: quitter}]",
+            catalog: catalog, environment: [:], systemd: SystemdEnvironment()))
+        #expect(await StopRequestTests.run(daemon) == .success)
+        try await Task.sleep(for: .milliseconds(1_500))  // past the 1 s budget: still here
+    }
+}
