@@ -83,23 +83,29 @@ public struct ServiceModule: Module {
         self.init(startsAt: startPoint, onReturn: onReturn, onError: onError) { _, _ in service }
     }
 
+    /// Starts the service when ``startPoint`` is `init`.
     public func initialize(_ context: ModuleContext) async throws {
         if startPoint == .initialize { try await start(context) }
     }
 
+    /// Starts the service when ``startPoint`` is `ready`.
     public func ready(_ context: ModuleContext) async throws {
         if startPoint == .ready { try await start(context) }
     }
 
+    /// Leaves the service as it was made; says so when the module's settings changed.
     public func reload(_ context: ModuleContext) async throws {
         guard let madeWith = runner.settings, madeWith != context.settings else { return }
         context.logger.notice("the service keeps running as it was made: changed settings take effect at the next start")
     }
 
+    /// Triggers the service's graceful shutdown and returns.
     public func terminate(_ context: ModuleContext) async throws {
         await runner.terminate()
     }
 
+    /// Waits for `run()` to return within the module's budget, cancelling it past four
+    /// fifths of it.
     public func teardown(_ context: ModuleContext) async throws {
         guard runner.hasStarted else { return }
         await runner.terminate()

@@ -15,12 +15,14 @@ public struct ResponsesModule: Module {
         _ = try settings.string("node")
     }
 
+    /// Offers the policy of the settings.
     public func setup(_ context: ModuleContext) async throws {
         try apply(context.settings)
         let policy = self.policy
         try context.services.register(ResponsePolicy.self) { policy }
     }
 
+    /// Applies the new settings to the next response.
     public func reload(_ context: ModuleContext) async throws {
         try apply(context.settings)
         context.logger.info("responses now carry X-KV-Node: \(policy.node)")

@@ -15,6 +15,7 @@ public struct StoreModule: Module {
         store = SnapshotStore(path: try settings.string("snapshot"))
     }
 
+    /// Reads the snapshot, then offers the store, its action and its route.
     public func setup(_ context: ModuleContext) async throws {
         var moduleLogger = context.logger
         moduleLogger[metadataKey: "event"] = nil  // the route runs later, outside setup
@@ -30,11 +31,13 @@ public struct StoreModule: Module {
         }
     }
 
+    /// `snapshot` writes the snapshot, through the route.
     public func custom(_ context: ModuleContext) async throws {
         guard context.customEventName == "snapshot" else { return }
         try await context.router.open("hive://store/snapshot?reason=custom%20event")
     }
 
+    /// Writes the last snapshot and closes the store.
     public func teardown(_ context: ModuleContext) async throws {
         let written = try await store.snapshot()
         context.logger.info("store closed: \(written) keys in \(store.path ?? "memory only")")

@@ -4,12 +4,15 @@ import HiveKit
 /// it resolves the ``KeyValueStore`` service and performs `store.count`; on `clear` it
 /// opens `hive://store/clear`.
 public struct ReportModule: Module {
+    /// A reporter.
     public init() {}
 
+    /// Reports once the hive is ready.
     public func ready(_ context: ModuleContext) async throws {
         try await report(context)
     }
 
+    /// `stats` reports; `clear` empties the store through its route.
     public func custom(_ context: ModuleContext) async throws {
         switch context.customEventName {
         case "stats": try await report(context)

@@ -13,6 +13,7 @@ public struct StoreModule: Module {
         _ = try settings.string("greeting")
     }
 
+    /// Offers the store, its action and its route.
     public func setup(_ context: ModuleContext) async throws {
         let store = self.store
         await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
@@ -25,10 +26,12 @@ public struct StoreModule: Module {
         }
     }
 
+    /// Stores the new greeting.
     public func reload(_ context: ModuleContext) async throws {
         await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
     }
 
+    /// Closes the store.
     public func teardown(_ context: ModuleContext) async throws {
         context.logger.info("store closed")
     }
