@@ -2,7 +2,12 @@ import Synchronization
 
 /// A registered route: its compiled pattern, handler, order keys, owner and call stats.
 final class Route: Sendable {
-    typealias Handler = @Sendable (RouteRequest) async throws -> Bool
+    /// What the route runs: a handler that accepts or declines, or one that produces a
+    /// value (`nil` declines). Kept apart so the common kind costs no extra call.
+    enum Body: Sendable {
+        case accepts(@Sendable (RouteRequest) async throws -> Bool)
+        case produces(@Sendable (RouteRequest) async throws -> (any Sendable)?)
+    }
 
     let text: String
     let pattern: RoutePattern
@@ -10,16 +15,16 @@ final class Route: Sendable {
     /// Registration order within the hive: the tie-breaker after priority.
     let sequence: Int
     let owner: String?
-    let handler: Handler
+    let body: Body
     let stats = Mutex(HandlerStats())
 
-    init(text: String, pattern: RoutePattern, priority: Int, sequence: Int, owner: String?, handler: @escaping Handler) {
+    init(text: String, pattern: RoutePattern, priority: Int, sequence: Int, owner: String?, body: Body) {
         self.text = text
         self.pattern = pattern
         self.priority = priority
         self.sequence = sequence
         self.owner = owner
-        self.handler = handler
+        self.body = body
     }
 
     /// Whether `self` is tried before `other`: higher priority, then earlier registration.
@@ -27,16 +32,27 @@ final class Route: Sendable {
         priority != other.priority ? priority > other.priority : sequence < other.sequence
     }
 
+    /// The route as listings show it.
+    var definition: RouteDefinition {
+        RouteDefinition(pattern: text, scheme: pattern.scheme, priority: priority, owner: owner)
+    }
+
     /// Calls the handler, timing it for the profiler.
     ///
+    /// - Returns: `nil` when the handler declined; otherwise what it produced, `()` for a
+    ///   handler that only accepts.
     /// - Throws: ``HiveError`` `.handlerFailed` (naming the owner) when the handler throws
     ///   something other than a ``HiveError``.
-    func call(_ request: RouteRequest) async throws(HiveError) -> Bool {
+    func call(_ request: RouteRequest) async throws(HiveError) -> (any Sendable)? {
         let start = MonotonicClock.nanoseconds()
         do {
-            let handled = try await handler(request)
+            let result: (any Sendable)?
+            switch body {
+            case .accepts(let handler): result = try await handler(request) ? () : nil
+            case .produces(let handler): result = try await handler(request)
+            }
             record(since: start, .succeeded)
-            return handled
+            return result
         } catch {
             record(since: start, .failed)
             if let error = error as? HiveError { throw error }

@@ -10,6 +10,8 @@ struct RoutePattern: Sendable {
 
     /// Lower-cased, like a host after `scheme://`; `nil` for a pattern of the global table.
     let scheme: String?
+    /// Written `scheme://host/…`: the first segment is a host.
+    let hasHost: Bool
     /// Every variant, longest first: `/a(/:b)` gives `[a, :b]` and `[a]`.
     let variants: [[Segment]]
 
@@ -32,6 +34,7 @@ struct RoutePattern: Sendable {
         let hasHost = scheme != nil && rest.hasPrefix("//")
         if hasHost { rest = rest.dropFirst(2) }
         self.scheme = scheme
+        self.hasHost = hasHost
         try Self.checkGroupDepth(rest, in: text)
         var variants: [[Segment]] = []
         for expansion in try Self.expand(rest, in: text) {

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The hive's URL routes (JLRoutes' route tables): one table per scheme plus the global
-/// one, the unmatched-URL handler, and which schemes fall back to the global table.
+/// one, the unmatched-URL handlers (global and per scheme), and which schemes fall back
+/// to the global table.
 /// Reached through the scoped ``Router`` views of ``Hive/router`` and ``ModuleContext/router``.
 ///
 /// Matching runs under the lock (a few dictionary probes); handlers are always called
@@ -14,7 +15,8 @@ final class RouteStore: Sendable {
         var global = RouteTable()
         /// Schemes that do not fall back to the global table.
         var noFallback: Set<String> = []
-        var unmatched: (owner: String?, handler: UnmatchedHandler)?
+        /// Unmatched-URL handlers by scheme; the `nil` key is the global one.
+        var unmatched: [String?: (owner: String?, handler: UnmatchedHandler)] = [:]
         var nextSequence = 0
         /// The hive stopped: nothing is routed or registered any more.
         var isClosed = false
@@ -22,13 +24,13 @@ final class RouteStore: Sendable {
 
     private let state = Mutex(State())
 
-    func add(_ text: String, priority: Int, owner: String?, handler: @escaping Route.Handler) throws(HiveError) {
+    func add(_ text: String, priority: Int, owner: String?, body: Route.Body) throws(HiveError) {
         let pattern = try RoutePattern(text)
         try state.withLock { state throws(HiveError) in
             if state.isClosed { throw HiveError.hiveStopped("cannot register route '\(text)'") }
             let route = Route(
                 text: text, pattern: pattern, priority: priority, sequence: state.nextSequence,
-                owner: owner, handler: handler)
+                owner: owner, body: body)
             state.nextSequence += 1
             if let scheme = pattern.scheme {
                 let table = state.tables[scheme] ?? RouteTable()
@@ -41,18 +43,19 @@ final class RouteStore: Sendable {
     }
 
     /// The routes to try for `url`, in order: the scheme's table, then (unless the scheme
-    /// opted out) the global table; plus the unmatched handler.
-    /// `nil` once the hive has stopped.
+    /// opted out) the global table; plus the unmatched handler: the scheme's, else the
+    /// global one. `nil` once the hive has stopped.
     func candidates(for url: RouteURL) -> (matches: [RouteTable.Match], unmatched: UnmatchedHandler?)? {
         state.withLock { state in
             if state.isClosed { return nil }
+            let unmatched = state.unmatched.isEmpty ? nil : (state.unmatched[url.scheme] ?? state.unmatched[nil])?.handler
             var matches: [RouteTable.Match] = []
             if let scheme = url.scheme {
                 if let table = state.tables[scheme] { matches = table.matches(url.components) }
-                if state.noFallback.contains(scheme) { return (matches, state.unmatched?.handler) }
+                if state.noFallback.contains(scheme) { return (matches, unmatched) }
             }
             matches += state.global.matches(url.components)
-            return (matches, state.unmatched?.handler)
+            return (matches, unmatched)
         }
     }
 
@@ -74,8 +77,9 @@ final class RouteStore: Sendable {
         }
     }
 
-    func setUnmatched(_ handler: UnmatchedHandler?, owner: String?) {
-        state.withLock { $0.unmatched = handler.map { (owner, $0) } }
+    /// Sets or removes the unmatched-URL handler of `scheme` (`nil`: the global one).
+    func setUnmatched(_ handler: UnmatchedHandler?, scheme: String?, owner: String?) {
+        state.withLock { $0.unmatched[scheme?.lowercased()] = handler.map { (owner, $0) } }
     }
 
     /// Removes the routes registered with exactly `text` by `owner`; `true` if any.
@@ -89,14 +93,14 @@ final class RouteStore: Sendable {
         }
     }
 
-    /// Removes every route and the unmatched handler `owner` registered.
+    /// Removes every route and unmatched handler `owner` registered.
     func removeAll(ownedBy owner: String) {
         state.withLock { state in
             let drop = { (route: Route) in route.owner == owner }
             _ = state.global.removeAll(where: drop)
             for table in state.tables.values { _ = table.removeAll(where: drop) }
             state.tables = state.tables.filter { !$0.value.isEmpty }
-            if let unmatched = state.unmatched, unmatched.owner == owner { state.unmatched = nil }
+            state.unmatched = state.unmatched.filter { $0.value.owner != owner }
         }
     }
 

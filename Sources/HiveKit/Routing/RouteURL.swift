@@ -1,31 +1,37 @@
-/// A URL split the way the router matches it: scheme, path components (the host is the
-/// first one, as in JLRoutes) and decoded query items. Parsed in one pass over the
-/// UTF-8 bytes: it is on the path of every ``Router/open(_:)``.
+/// A URL split the way the router matches it: scheme, path components and decoded query
+/// items. The host is always the first path component, whatever it is (JLRoutes does
+/// the same only for hosts without a dot other than `localhost`, unless told to always
+/// do it). `+` is a space in the query only, never in the path (JLRoutes decodes it in
+/// both). Parsed in one pass over the UTF-8 bytes: it is on the path of every
+/// ``Router/open(_:extras:)``.
 struct RouteURL: Sendable {
     /// Lower-cased; `nil` for a bare path such as `/cache/flush`.
     let scheme: String?
+    /// Written `scheme://host…`: the first component is a host.
+    let hasHost: Bool
     /// Percent-decoded path components, host first, empty components dropped.
     let components: [String]
     /// Percent-decoded query items in order (`+` is a space).
     let query: [(name: String, value: String)]
 
-    /// Parses `text`.
+    /// Parses `text`; the host is lower-cased unless `keepsHostCase` (an action URL's
+    /// host is a module name, which has case).
     ///
     /// - Throws: ``HiveError`` `.invalidRoute` for an empty URL, a malformed scheme,
     ///   whitespace or control characters, or malformed percent-encoding.
-    init(_ text: String) throws(HiveError) {
+    init(_ text: String, keepsHostCase: Bool = false) throws(HiveError) {
         var utf8 = text
-        let parsed = utf8.withUTF8 { Self.parse($0) }
+        let parsed = utf8.withUTF8 { Self.parse($0, keepsHostCase: keepsHostCase) }
         switch parsed {
-        case .success(let parts): (scheme, components, query) = parts
+        case .success(let parts): (scheme, hasHost, components, query) = parts
         case .failure(let reason): throw Self.invalid(text, reason.text)
         }
     }
 
     private struct Reason: Error { let text: String }
-    private typealias Parts = (String?, [String], [(name: String, value: String)])
+    private typealias Parts = (String?, Bool, [String], [(name: String, value: String)])
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Parts, Reason> {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, keepsHostCase: Bool) -> Result<Parts, Reason> {
         guard !bytes.isEmpty else { return .failure(Reason(text: "the URL is empty")) }
         if let bad = bytes.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
             return .failure(Reason(text: "byte 0x\(String(bad, radix: 16)) must be percent-encoded"))
@@ -52,7 +58,7 @@ struct RouteURL: Sendable {
             guard let decoded = PercentDecoding.decode(bytes: part, plusIsSpace: false) else {
                 return .failure(Reason(text: "malformed encoding in '\(String(decoding: part, as: UTF8.self))'"))
             }
-            let isHost = hasHost && components.isEmpty
+            let isHost = hasHost && components.isEmpty && !keepsHostCase
             components.append(isHost && part.contains(where: isUppercase) ? decoded.lowercased() : decoded)
         }
         var query: [(name: String, value: String)] = []
@@ -68,7 +74,7 @@ struct RouteURL: Sendable {
                 if !name.isEmpty { query.append((name, value)) }
             }
         }
-        return .success((scheme, components, query))
+        return .success((scheme, hasHost, components, query))
     }
 
     /// The index of the `:` ending a scheme: the first `:`, if it comes before any `/`
