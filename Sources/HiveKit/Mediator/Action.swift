@@ -1,18 +1,27 @@
 import Synchronization
 
-/// A registered action: its handler and call stats.
+/// A registered action: its handler, whether URLs may reach it, and call stats.
 final class Action: Sendable {
     typealias Handler = @Sendable (ActionRequest) async throws -> any Sendable
 
     let target: String
     let name: String
+    /// Whether ``Mediator/perform(url:extras:)`` may call it; actions are native-only
+    /// unless registered with `acceptsURLs: true`.
+    let acceptsURLs: Bool
     let handler: Handler
     let stats = Mutex(HandlerStats())
 
-    init(target: String, name: String, handler: @escaping Handler) {
+    init(target: String, name: String, acceptsURLs: Bool, handler: @escaping Handler) {
         self.target = target
         self.name = name
+        self.acceptsURLs = acceptsURLs
         self.handler = handler
+    }
+
+    /// The action as listings show it.
+    var definition: ActionDefinition {
+        ActionDefinition(target: target, name: name, acceptsURLs: acceptsURLs)
     }
 
     /// Calls the handler, timing it for the profiler.

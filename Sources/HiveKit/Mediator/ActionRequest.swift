@@ -5,34 +5,45 @@ public struct ActionRequest: Sendable {
     public let target: String
     /// The action's name.
     public let action: String
-    /// The caller's parameters.
+    /// The caller's parameters; for a call from a URL, the URL's query items (strings),
+    /// which win over the caller's extra values of the same name.
     public let parameters: [String: any Sendable]
+    /// The URL the call came from (``Mediator/perform(url:extras:)``); `nil` for a call
+    /// from code.
+    public let url: String?
+    /// The names in ``parameters`` that came from the URL's query, whose string values
+    /// ``parameter(_:as:)`` parses.
+    let queryNames: Set<String>
 
-    /// A request for `action` of `target`.
+    /// A request for `action` of `target`, from code.
     public init(target: String, action: String, parameters: [String: any Sendable] = [:]) {
+        self.init(target: target, action: action, parameters: parameters, url: nil, queryNames: [])
+    }
+
+    init(target: String, action: String, parameters: [String: any Sendable], url: String?, queryNames: Set<String>) {
         self.target = target
         self.action = action
         self.parameters = parameters
+        self.url = url
+        self.queryNames = queryNames
     }
 
     /// The parameter named `name`, if present.
     public subscript(_ name: String) -> (any Sendable)? { parameters[name] }
 
-    /// The parameter named `name` as a `Value`.
+    /// The parameter named `name` as a `Value`. A value from a URL's query is a string,
+    /// parsed when `Value` is not `String` (`Int`, `Double`, `Bool`, any
+    /// `LosslessStringConvertible`); a value from code must be a `Value` itself.
     ///
     /// ```swift
     /// let region = try request.parameter("region", as: String.self)
     /// ```
     /// - Throws: ``HiveError`` `.invalidParameter` when it is missing or of another type.
     public func parameter<Value>(_ name: String, as type: Value.Type = Value.self) throws(HiveError) -> Value {
-        guard let raw = parameters[name] else {
-            throw HiveError(.invalidParameter, module: target, "action '\(action)' needs parameter '\(name)'")
+        let raw = parameters[name]
+        if let raw, let value = ParameterValue.convert(raw, to: Value.self, parsing: queryNames.contains(name)) {
+            return value
         }
-        guard let value = raw as? Value else {
-            throw HiveError(
-                .invalidParameter, module: target,
-                "action '\(action)': parameter '\(name)' is a \(Swift.type(of: raw)), not a \(Value.self)")
-        }
-        return value
+        throw ParameterValue.error(name, raw, as: Value.self, in: "action '\(action)'", module: target)
     }
 }

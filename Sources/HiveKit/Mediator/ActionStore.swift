@@ -1,12 +1,27 @@
 import Synchronization
 
-/// The hive's actions by target (module) and name, plus the not-found handler. Reached
-/// through the scoped ``Mediator`` views of ``Hive/mediator`` and ``ModuleContext/mediator``.
+/// The hive's actions by target (module) and name, the targets' own not-found actions,
+/// and the global not-found handler. Reached through the scoped ``Mediator`` views of
+/// ``Hive/mediator`` and ``ModuleContext/mediator``.
 final class ActionStore: Sendable {
     typealias NotFoundHandler = @Sendable (ActionRequest) async throws -> any Sendable
 
+    /// Where a call goes.
+    enum Destination {
+        /// The action itself.
+        case action(Action)
+        /// The target's not-found action (CTMediator's `notFound:`).
+        case targetNotFound(Action)
+        /// The global not-found handler.
+        case notFound(NotFoundHandler)
+        /// Nowhere: the target's action names, or `nil` when there is no such target.
+        case missing(known: [String]?)
+    }
+
     private struct State {
         var targets: [String: [String: Action]] = [:]
+        /// Each target's not-found action, by target.
+        var targetNotFound: [String: Action] = [:]
         var notFound: (owner: String?, handler: NotFoundHandler)?
         /// The hive stopped: nothing is performed or registered any more.
         var isClosed = false
@@ -28,15 +43,18 @@ final class ActionStore: Sendable {
         }
     }
 
-    /// The action, or else the not-found handler and the names of the target's actions.
+    /// Where a call of `action` of `target` goes: the action, else the target's not-found
+    /// action, else the global not-found handler.
     ///
     /// - Throws: ``HiveError`` `.refusedEvent` once the hive has stopped.
-    func lookup(target: String, action: String) throws(HiveError) -> (Action?, NotFoundHandler?, [String]?) {
+    func destination(target: String, action: String) throws(HiveError) -> Destination {
         try state.withLock { state throws(HiveError) in
             if state.isClosed { throw HiveError.hiveStopped("cannot perform '\(target).\(action)'") }
             let actions = state.targets[target]
-            if let found = actions?[action] { return (found, nil, nil) }
-            return (nil, state.notFound?.handler, actions.map { $0.keys.sorted() })
+            if let found = actions?[action] { return .action(found) }
+            if let fallback = state.targetNotFound[target] { return .targetNotFound(fallback) }
+            if let notFound = state.notFound?.handler { return .notFound(notFound) }
+            return .missing(known: actions.map { $0.keys.sorted() })
         }
     }
 
@@ -62,21 +80,40 @@ final class ActionStore: Sendable {
         state.withLock { $0.notFound = handler.map { (owner, $0) } }
     }
 
-    /// Removes every action of `owner` and a not-found handler it set.
+    /// Sets or removes `target`'s own not-found action.
+    func setTargetNotFound(_ action: Action?, target: String) {
+        state.withLock { $0.targetNotFound[target] = action }
+    }
+
+    /// Removes every action of `owner`, its not-found action and a global not-found
+    /// handler it set.
     func removeAll(ownedBy owner: String) {
         state.withLock { state in
             state.targets[owner] = nil
+            state.targetNotFound[owner] = nil
             if let notFound = state.notFound, notFound.owner == owner { state.notFound = nil }
         }
     }
 
-    /// The actions of `target`, sorted by name.
+    /// The actions of `target`, sorted by name, then its not-found action.
     func actions(of target: String) -> [Action] {
-        state.withLock { ($0.targets[target]?.values).map { $0.sorted { $0.name < $1.name } } ?? [] }
+        state.withLock { state in
+            let actions = (state.targets[target]?.values).map { $0.sorted { $0.name < $1.name } } ?? []
+            return actions + (state.targetNotFound[target].map { [$0] } ?? [])
+        }
     }
 
     /// Every target with its action names, sorted.
     var catalog: [String: [String]] {
         state.withLock { $0.targets.mapValues { $0.keys.sorted() } }
+    }
+
+    /// Every action, by target then name.
+    var definitions: [ActionDefinition] {
+        state.withLock { state in
+            state.targets.sorted { $0.key < $1.key }.flatMap { _, actions in
+                actions.values.sorted { $0.name < $1.name }.map(\.definition)
+            }
+        }
     }
 }

@@ -42,7 +42,7 @@ struct CalculatorError: Error {}
             try await hive.mediator.perform(target: "calc", action: "add", params: ["a": 1, "b": "2"])
         }
         #expect(wrong?.code == .invalidParameter)
-        #expect(wrong?.message.contains("'b' is a String, not a Int") == true)
+        #expect(wrong?.message == "action 'add': parameter 'b' is the string '2', not a Int", "from code, strings are not parsed")
         let result = await #expect(throws: HiveError.self) {
             try await hive.mediator.perform(target: "calc", action: "add", params: ["a": 1, "b": 2], as: String.self)
         }
