@@ -12,9 +12,9 @@ extension ConfigurationParser {
             let service = try serviceNode.name()
             let implementation = try map.required("implementation").name()
             let name = try map["name"]?.name()
-            var isSingleton = true
-            if let lifetime = map["lifetime"] {
-                isSingleton = try lifetime.choice([(name: "singleton", value: true), (name: "transient", value: false)])
+            // No lifetime: the implementation's own (singleton unless its catalog entry says otherwise).
+            let lifetime = try map["lifetime"].map { node throws(HiveError) in
+                try node.choice([(name: "singleton", value: ServiceLifetime.singleton), (name: "transient", value: .transient)])
             }
             let identity = name.map { "\(service) named '\($0)'" } ?? service
             if let firstLine = firstLines[identity] {
@@ -27,7 +27,7 @@ extension ConfigurationParser {
             specs.append(
                 ServiceSpec(
                     service: service, implementation: implementation, name: name,
-                    isSingleton: isSingleton, location: item.location))
+                    lifetime: lifetime, location: item.location))
         }
         return specs
     }

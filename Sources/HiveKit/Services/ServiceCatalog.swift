@@ -5,6 +5,7 @@
 /// var services = ServiceCatalog()
 /// services.register(Clock.self, implementation: "SystemClock") { SystemClock() }
 /// services.register(Clock.self, implementation: "FrozenClock") { FrozenClock() }
+/// services.register(Request.self, implementation: "HTTPRequest", lifetime: .transient) { HTTPRequest() }
 /// // services: [{service: Clock, implementation: SystemClock, lifetime: singleton}]
 /// try hive.services.register(spec, catalog: services)
 /// ```
@@ -21,9 +22,16 @@ public struct ServiceCatalog: Sendable {
         let typeName: String
     }
 
+    /// One implementation of one service type.
+    struct Implementation: Sendable {
+        let make: SlotMaker
+        /// The lifetime a configuration entry that names none gets.
+        let lifetime: ServiceLifetime
+    }
+
     private var services: [String: ServiceType] = [:]
     /// Implementation name → service type → registration builder.
-    private var implementations: [String: [ObjectIdentifier: SlotMaker]] = [:]
+    private var implementations: [String: [ObjectIdentifier: Implementation]] = [:]
 
     /// An empty catalog.
     public init() {}
@@ -33,19 +41,28 @@ public struct ServiceCatalog: Sendable {
     /// `type` becomes known under `service` (default: the type's own name, e.g. `Clock`).
     /// Register the same implementation name for several service types if it provides
     /// several; a later registration of the same pair replaces the earlier one.
+    ///
+    /// - Parameter lifetime: what a configuration entry that names no `lifetime` gets.
+    ///   BeeHive's `createService:` makes a new instance unless the implementation says
+    ///   `+singleton`; HiveKit shares one unless the implementation (or the entry) says
+    ///   `.transient`.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
         service: String? = nil,
         implementation: String,
+        lifetime: ServiceLifetime = .singleton,
         factory: @escaping @Sendable () throws -> Service
     ) {
         // The static `Service`, not `type`, which may hold a subclass: see `ServiceKey`.
         let id = ObjectIdentifier(Service.self)
         let typeName = ServiceKey.name(of: Service.self)
         services[service ?? typeName] = ServiceType(id: id, typeName: typeName)
-        implementations[implementation, default: [:]][id] = { key, owner, lifetime, lock in
-            ServiceSlot.of(Service.self, key: key, owner: owner, lifetime: lifetime, lock: lock, factory: factory)
+        let make: SlotMaker = { key, owner, lifetime, lock in
+            ServiceSlot.of(
+                Service.self, key: key, owner: owner, lifetime: lifetime, implementation: implementation, lock: lock,
+                factory: factory)
         }
+        implementations[implementation, default: [:]][id] = Implementation(make: make, lifetime: lifetime)
     }
 
     /// The service names a configuration may use, sorted.
@@ -65,12 +82,12 @@ public struct ServiceCatalog: Sendable {
 
     /// The registration `spec` declares, owned by `owner`.
     func slot(for spec: ServiceSpec, owner: String?, lock: CreationLock) throws(HiveError) -> ServiceSlot {
-        let (service, make) = try maker(for: spec)
+        let (service, implementation) = try maker(for: spec)
         let key = ServiceKey(type: service.id, typeName: service.typeName, name: spec.name)
-        return make(key, owner, spec.isSingleton ? .singleton : .transient, lock)
+        return implementation.make(key, owner, spec.lifetime ?? implementation.lifetime, lock)
     }
 
-    private func maker(for spec: ServiceSpec) throws(HiveError) -> (ServiceType, SlotMaker) {
+    private func maker(for spec: ServiceSpec) throws(HiveError) -> (ServiceType, Implementation) {
         guard let service = services[spec.service] else {
             throw HiveError(
                 .notRegistered, location: spec.location,

@@ -1,4 +1,6 @@
-/// How long a resolved service instance lives (BeeHive's `singleton`/`shareInstance`).
+/// How long a resolved service instance lives. HiveKit's default is ``singleton``;
+/// BeeHive's `createService:` makes a new instance unless the implementation's
+/// `+singleton` says otherwise, which is ``transient`` here.
 public enum ServiceLifetime: String, Sendable, Hashable, CustomStringConvertible {
     /// One shared instance, created lazily by the first ``ServiceRegistry/resolve(_:name:)``
     /// (exactly once, even when many tasks resolve at the same moment; first creations in

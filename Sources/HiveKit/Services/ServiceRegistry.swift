@@ -41,7 +41,9 @@ public struct ServiceRegistry: Sendable {
     ///
     /// - Parameters:
     ///   - type: the service type, usually a protocol (`Clock.self`).
-    ///   - name: a variant name (`withServiceName`); `nil` for the default registration.
+    ///   - name: a variant name: a registration of its own, with its own factory; `nil`
+    ///     for the default registration. (BeeHive's `withServiceName:` is not that: it
+    ///     names a cached instance of the protocol's one implementation.)
     ///   - lifetime: ``ServiceLifetime/singleton`` (the default) or `.transient`.
     ///   - replacing: replace an existing registration instead of failing.
     /// - Throws: ``HiveError`` `.duplicateRegistration` when `type` (with `name`) is
@@ -104,6 +106,12 @@ public struct ServiceRegistry: Sendable {
 
     /// Every registration as `Type` or `Type named 'x'`, sorted.
     public var registeredServices: [String] { store.keys.map(\.description).sorted() }
+
+    /// Every registration with its lifetime, implementation and owner, by service name
+    /// then variant name (the default registration first).
+    public var definitions: [ServiceDefinition] {
+        store.registrations.map(\.definition).sorted { ($0.service, $0.name ?? "") < ($1.service, $1.name ?? "") }
+    }
 
     private func notRegistered<Service>(_ type: Service.Type, name: String?) -> HiveError {
         let key = ServiceKey(Service.self, name: name)

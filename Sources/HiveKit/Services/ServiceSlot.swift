@@ -31,25 +31,31 @@ final class ServiceSlot: Sendable {
     /// The module that registered it; `nil` for the hive (code or configuration).
     let owner: String?
     let lifetime: ServiceLifetime
+    /// The catalog implementation's name; `nil` for a factory registered in code.
+    let implementation: String?
     private let maker: Maker
     private let lock: CreationLock
     private let instance = AtomicLazyReference<InstanceBox>()
     private let state = Mutex(State())
 
-    init(key: ServiceKey, owner: String?, lifetime: ServiceLifetime, lock: CreationLock, maker: @escaping Maker) {
+    init(
+        key: ServiceKey, owner: String?, lifetime: ServiceLifetime, implementation: String? = nil,
+        lock: CreationLock, maker: @escaping Maker
+    ) {
         self.key = key
         self.owner = owner
         self.lifetime = lifetime
+        self.implementation = implementation
         self.lock = lock
         self.maker = maker
     }
 
     /// A slot whose factory makes `Service` values.
     static func of<Service: Sendable>(
-        _ type: Service.Type, key: ServiceKey, owner: String?, lifetime: ServiceLifetime,
+        _ type: Service.Type, key: ServiceKey, owner: String?, lifetime: ServiceLifetime, implementation: String? = nil,
         lock: CreationLock, factory: @escaping @Sendable () throws -> Service
     ) -> ServiceSlot {
-        ServiceSlot(key: key, owner: owner, lifetime: lifetime, lock: lock) { order in
+        ServiceSlot(key: key, owner: owner, lifetime: lifetime, implementation: implementation, lock: lock) { order in
             InstanceBox(try factory(), order: order)
         }
     }
@@ -131,6 +137,12 @@ final class ServiceSlot: Sendable {
     /// on this thread (which then releases it itself).
     func retire(_ removal: Removal) {
         state.withLock { $0.removal = removal }
+    }
+
+    /// The registration as listings show it.
+    var definition: ServiceDefinition {
+        ServiceDefinition(
+            service: key.typeName, name: key.name, lifetime: lifetime, implementation: implementation, owner: owner)
     }
 
     /// When its singleton was created (a hive-wide sequence number), if it was.

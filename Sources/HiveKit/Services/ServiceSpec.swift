@@ -6,22 +6,23 @@ public struct ServiceSpec: Sendable, Hashable {
     public var service: String
     /// The implementation type name known to the service catalog.
     public var implementation: String
-    /// A variant name (`withServiceName`); `nil` for the default registration.
+    /// A variant name, a registration of its own; `nil` for the default registration.
     public var name: String?
-    /// `true` for one shared instance, `false` for a new instance per resolve.
-    public var isSingleton: Bool
+    /// One shared instance or a new one per resolve; `nil` leaves it to the
+    /// implementation's catalog entry (singleton unless it says transient).
+    public var lifetime: ServiceLifetime?
     /// Where the entry was declared, for error messages.
     public var location: SourceLocation?
 
     /// A `services:` entry.
     public init(
         service: String, implementation: String, name: String? = nil,
-        isSingleton: Bool = true, location: SourceLocation? = nil
+        lifetime: ServiceLifetime? = nil, location: SourceLocation? = nil
     ) {
         self.service = service
         self.implementation = implementation
         self.name = name
-        self.isSingleton = isSingleton
+        self.lifetime = lifetime
         self.location = location
     }
 

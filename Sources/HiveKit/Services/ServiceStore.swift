@@ -136,6 +136,9 @@ final class ServiceStore: Sendable {
     /// The registered keys, for listings.
     var keys: [ServiceKey] { slots.withLock { Array($0.keys) } }
 
+    /// Every registration, in no particular order.
+    var registrations: [ServiceSlot] { slots.withLock { Array($0.values) } }
+
     /// The error for using the store after ``close()``: `verb` is `resolve` or `register`.
     static func stopped(_ key: ServiceKey, _ verb: String, module: String?) -> HiveError {
         HiveError(.refusedEvent, module: module, "the hive has stopped: cannot \(verb) service '\(key)'")

@@ -3,6 +3,7 @@ import HiveKit
 import Testing
 
 @Suite struct ServiceConfigurationTests {
+    /// An entry without `lifetime` leaves it to the implementation (`lifetime: nil`).
     @Test func serviceEntriesParseWithTheirDefaultsAndLines() throws {
         let text = """
             services:
@@ -18,9 +19,11 @@ import Testing
         #expect(services == [
             ServiceSpec(service: "Clock", implementation: "SystemClock", location: SourceLocation(path: "test.yaml", line: 2)),
             ServiceSpec(
-                service: "Clock", implementation: "FakeClock", name: "fake", isSingleton: false,
+                service: "Clock", implementation: "FakeClock", name: "fake", lifetime: .transient,
                 location: SourceLocation(path: "test.yaml", line: 4)),
-            ServiceSpec(service: "Store", implementation: "FileStore", location: SourceLocation(path: "test.yaml", line: 8)),
+            ServiceSpec(
+                service: "Store", implementation: "FileStore", lifetime: .singleton,
+                location: SourceLocation(path: "test.yaml", line: 8)),
         ])
     }
 

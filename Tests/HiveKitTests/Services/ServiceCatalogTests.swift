@@ -17,7 +17,7 @@ struct MemoryStore: Store {}
         let services = Hive().services
         try services.register(
             [ServiceSpec(service: "Greeter", implementation: "French"),
-             ServiceSpec(service: "Greeter", implementation: "English", name: "en", isSingleton: false)],
+             ServiceSpec(service: "Greeter", implementation: "English", name: "en", lifetime: .transient)],
             catalog: catalog)
         #expect(try services.resolve(Greeter.self).greet("x") == "Bonjour, x")
         #expect(try services.resolve(Greeter.self, name: "en").greet("x") == "Hello, x")
