@@ -11,17 +11,16 @@ import Glibc
 /// mapped signals, the watchdog and the stop budget.
 ///
 /// **Who owns which signal.** The group owns `SIGTERM` and `SIGINT`: give them to it as
-/// `gracefulShutdownSignals`; its graceful shutdown becomes the daemon's ordered stop
-/// (`STOPPING=1`, `terminate`, `teardown`, within `budgets.stop`). The daemon owns every
-/// other signal it handles (`SIGHUP`, `SIGTSTP`, `SIGCONT`, those mapped in `signals:`),
-/// read by a thread of its own with `sigwaitinfo`. Both need the signals blocked in every
-/// thread: call ``HiveDaemon/DaemonSignals/blockInCallingThread()`` first thing in `main`.
+/// `gracefulShutdownSignals` (otherwise they keep their default action and end the
+/// process at once); its graceful shutdown becomes the daemon's ordered stop (`STOPPING=1`,
+/// `terminate`, `teardown`, within `budgets.stop`). The daemon owns every other signal it
+/// handles (`SIGHUP`, `SIGTSTP`, `SIGCONT`, those mapped in `signals:`), read through
+/// Dispatch signal sources from the moment ``run()`` starts, as the group reads its own.
 ///
 /// ```swift
 /// @main
 /// enum App {
 ///     static func main() async throws {
-///         DaemonSignals.blockInCallingThread()       // first: the only thread so far
 ///         let daemon = DaemonService(DaemonOptions(identity: identity, catalog: modules))
 ///         let group = ServiceGroup(configuration: .init(
 ///             services: [.init(service: daemon), .init(service: other)],
