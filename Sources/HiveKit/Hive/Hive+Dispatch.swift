@@ -35,6 +35,8 @@ extension Hive {
             }
             return (state.entries, state.asyncCount, next)
         }
+        let observed = observers.isActive
+        let begin = observed ? MonotonicClock.nanoseconds() : 0
         let report: DeliveryReport
         if kind == .teardown {
             report = await tearDown(entries, event: event)
@@ -43,6 +45,7 @@ extension Hive {
             report = await fanOut(event, to: entries, concurrently: asyncCount > 0)
         }
         state.withLock { $0.phase = next }
+        if observed { observers.eventDelivered(report, phase: next, since: begin) }
         return report
     }
 
@@ -106,10 +109,14 @@ extension Hive {
         entry.runtime.begin(kind, at: start)
         do {
             try await entry.module.handle(event, context)
-            entry.runtime.end(kind, nanoseconds: MonotonicClock.nanoseconds() &- start, outcome: .succeeded)
+            let elapsed = MonotonicClock.nanoseconds() &- start
+            entry.runtime.end(kind, nanoseconds: elapsed, outcome: .succeeded)
+            if observers.isActive { observers.handlerFinished(entry, event, nanoseconds: elapsed, .succeeded) }
             return nil
         } catch {
-            entry.runtime.end(kind, nanoseconds: MonotonicClock.nanoseconds() &- start, outcome: .failed)
+            let elapsed = MonotonicClock.nanoseconds() &- start
+            entry.runtime.end(kind, nanoseconds: elapsed, outcome: .failed)
+            if observers.isActive { observers.handlerFinished(entry, event, nanoseconds: elapsed, .failed) }
             return failed(entry, event, error)
         }
     }
@@ -127,6 +134,14 @@ extension Hive {
             try await runtime.runningHook(since: start) { try await module.handle(event, context) }
         }
         let elapsed = MonotonicClock.nanoseconds() &- start
+        if observers.isActive {
+            let observed: HandlerOutcome = switch outcome {
+            case .returned: .succeeded
+            case .threw: .failed
+            case .timedOut: .abandoned
+            }
+            observers.handlerFinished(entry, event, nanoseconds: elapsed, observed)
+        }
         switch outcome {
         case .returned:
             entry.runtime.end(kind, nanoseconds: elapsed, outcome: .succeeded)

@@ -49,7 +49,10 @@ extension Hive {
         let (entries, asyncCount) = state.withLock { state in
             (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
         }
+        let observed = observers.isActive
+        let begin = observed ? MonotonicClock.nanoseconds() : 0
         let report = await fanOut(.reload, to: entries, concurrently: asyncCount > 0)
+        if observed { observers.eventDelivered(report, phase: phase, since: begin) }
         summary.reloaded = report.delivered
         summary.failures += report.failures
         return summary

@@ -99,6 +99,12 @@ extension Hive {
                 asyncTimings.append(record(entry, failure, start, end))
             }
         }
+        if observers.isActive {
+            let timings = syncTimings + asyncTimings
+            observers.eventDelivered(
+                event, delivered: timings.count, failures: timings.count { $0.outcome != .succeeded },
+                phase: .starting, since: begin)
+        }
         let wall = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
         let profile = StartupPhase(event: event.kind, duration: wall, sync: syncTimings, async: asyncTimings)
         return (firstFailure, profile)

@@ -93,6 +93,8 @@ public final class Hive: Sendable {
     let serviceStore = ServiceStore()
     let routeStore = RouteStore()
     let actionStore = ActionStore()
+    /// Who watches events as they are delivered (see ``HiveObserver``).
+    let observers = HiveObservers()
 
     /// An empty hive; register modules, then ``start()``.
     public init(_ configuration: HiveConfiguration = HiveConfiguration()) {

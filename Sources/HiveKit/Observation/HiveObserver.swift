@@ -1,0 +1,41 @@
+/// Watches a hive's events while they are delivered: every handler call's outcome and
+/// every event once its modules handled it (what the control socket's `Subscribe` streams).
+///
+/// Both methods run on the task that delivers the event, in the middle of its delivery:
+/// they must return at once (copy what they need into a bounded buffer of their own),
+/// never block, and never call the hive's event methods. Add one with
+/// ``Hive/addObserver(_:)``; a hive without observers pays one relaxed atomic load per
+/// handler call.
+public protocol HiveObserver: AnyObject, Sendable {
+    /// A module's hook returned, threw, or was abandoned past its budget.
+    func handlerFinished(_ call: ObservedCall)
+    /// Every module that takes part received `event` (``Hive/send(_:)``, a start phase,
+    /// a reload).
+    func eventDelivered(_ event: ObservedEvent)
+}
+
+/// One handler call, as a ``HiveObserver`` sees it.
+public struct ObservedCall: Sendable {
+    /// The module whose hook ran.
+    public let module: String
+    /// The event it handled.
+    public let event: HiveEvent
+    /// How long the call took.
+    public let duration: Duration
+    /// How it ended.
+    public let outcome: HandlerOutcome
+}
+
+/// One delivered event, as a ``HiveObserver`` sees it.
+public struct ObservedEvent: Sendable {
+    /// The event.
+    public let event: HiveEvent
+    /// The hive's phase once the event was delivered.
+    public let phase: HivePhase
+    /// How many modules received it.
+    public let delivered: Int
+    /// How many of their hooks threw or were abandoned.
+    public let failures: Int
+    /// From the first hook call to the last return.
+    public let duration: Duration
+}
