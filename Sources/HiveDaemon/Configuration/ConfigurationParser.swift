@@ -16,7 +16,7 @@ struct ConfigurationParser {
     let requiresDocument: Bool
 
     static let topLevelKeys = [
-        "environment", "log", "budgets", "signals", "sleep", "memory_pressure", "modules", "services",
+        "environment", "log", "budgets", "signals", "sleep", "memory_pressure", "modules", "services", "control",
     ]
 
     init(path: String?, catalog: ModuleCatalog?, requiresDocument: Bool = false) {
@@ -53,6 +53,7 @@ struct ConfigurationParser {
         if let node = map["memory_pressure"] { configuration.memoryPressure = try memoryPressure(node) }
         if let node = map["modules"] { configuration.modules = try modules(node) }
         if let node = map["services"] { configuration.services = try services(node) }
+        if let node = map["control"] { configuration.control = try control(node) }
         return configuration
     }
 

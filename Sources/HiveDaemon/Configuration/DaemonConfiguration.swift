@@ -18,6 +18,7 @@ import HiveKit
 ///   `budget`, `settings` entries (see ``ModuleSpec``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
 ///   (see ``ServiceSpec``).
+/// - `control`: see ``ControlConfiguration``.
 public struct DaemonConfiguration: Sendable, Hashable {
     /// The deployment environment every module's context reports.
     public var environment: HiveEnvironment
@@ -37,6 +38,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var modules: [ModuleSpec]
     /// The configured services, in file order; (service, name) pairs are unique.
     public var services: [ServiceSpec]
+    /// The control socket: where, and who may use it.
+    public var control: ControlConfiguration
     /// The file the configuration was read from; `nil` for embedded text.
     public var path: String?
 
@@ -50,6 +53,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         memoryPressure: MemoryPressureConfiguration = MemoryPressureConfiguration(),
         modules: [ModuleSpec] = [],
         services: [ServiceSpec] = [],
+        control: ControlConfiguration = ControlConfiguration(),
         path: String? = nil
     ) {
         self.environment = environment
@@ -60,6 +64,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         self.memoryPressure = memoryPressure
         self.modules = modules
         self.services = services
+        self.control = control
         self.path = path
     }
 

@@ -19,29 +19,32 @@ final class DaemonInbox: Sendable {
 
     private let state = Mutex(State())
 
-    /// Queues a request; never blocks, safe from any thread.
-    func post(_ request: DaemonRequest) {
-        let waiter = state.withLock { state -> CheckedContinuation<DaemonRequest, Never>? in
-            guard !state.isClosed else { return nil }
+    /// Queues a request; never blocks, safe from any thread. Returns false when the
+    /// queue is closed (a stop was posted) and the request will never be handled.
+    @discardableResult
+    func post(_ request: DaemonRequest) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<DaemonRequest, Never>?) in
+            guard !state.isClosed else { return (false, nil) }
             if case .stop = request { state.isClosed = true }
             if request == .reload, state.queue.count > state.head, state.queue.last == .reload {
                 state.merged += 1
-                return nil
+                return (true, nil)
             }
             if case .memoryPressure = request, state.queue.count > state.head,
                 case .memoryPressure = state.queue[state.queue.count - 1]
             {
                 state.queue[state.queue.count - 1] = request
-                return nil
+                return (true, nil)
             }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter
+                return (true, waiter)
             }
             state.queue.append(request)
-            return nil
+            return (true, nil)
         }
         waiter?.resume(returning: request)
+        return accepted
     }
 
     /// Waits for the next request.

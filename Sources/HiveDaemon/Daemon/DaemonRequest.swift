@@ -17,4 +17,6 @@ enum DaemonRequest: Sendable, Equatable {
     /// Stop: `terminate`, `teardown`, exit (`SIGTERM`, `SIGINT`; signal 0 for a stop
     /// requested otherwise, see ``HiveDaemon/requestStop(_:failure:)``).
     case stop(signal: Int32)
+    /// A control-socket call that needs the event loop (`Reload`, `SendEvent`).
+    case control(ControlRequest)
 }

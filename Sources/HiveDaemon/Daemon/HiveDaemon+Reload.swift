@@ -4,14 +4,15 @@ extension HiveDaemon {
     /// file is applied. `READY=1` follows either way, with `STATUS=` saying what changed
     /// or, for a bad file, the error while the previous configuration keeps running.
     /// Once `STOPPING=1` was sent, a reload still queued is skipped.
-    func reload(_ hive: Hive) async {
+    @discardableResult
+    func reload(_ hive: Hive) async -> ReloadOutcome {
         let stopping = current.withLock { current in
             if !current.sentStopping { current.isReloading = true }
             return current.sentStopping
         }
         guard !stopping else {
             logger.info("reload skipped: stopping")
-            return
+            return .skipped
         }
         defer { current.withLock { $0.isReloading = false } }
         notifier.send(.reloading(status: "reloading configuration"))
@@ -20,14 +21,14 @@ extension HiveDaemon {
             configuration = try readConfiguration()
         } catch {
             rejectReload(error)
-            return
+            return .invalid(error)
         }
         let summary: ReloadSummary
         do {
             summary = try await hive.reload(to: configuration.modules, catalog: options.catalog)
         } catch {
             rejectReload(error)
-            return
+            return error.location == nil ? .failed(error) : .invalid(error)
         }
         var changes: [String] = []
         if hive.defaultBudget != configuration.budgets.event { changes.append("event budget \(configuration.budgets.event.shortDescription)") }
@@ -59,6 +60,7 @@ extension HiveDaemon {
         }
         logger.info("\(status)")
         notifier.send(.ready(status: status))
+        return .applied(summary)
     }
 
     /// Applies what a reload may change at once in `sleep:` and `memory_pressure:` (the
@@ -91,4 +93,16 @@ extension HiveDaemon {
         logger.error("reload rejected, previous configuration still running: \(error)")
         notifier.send(.ready(status: "reload failed, previous configuration still running: \(error)"))
     }
+}
+
+/// How a reload ended.
+enum ReloadOutcome: Sendable {
+    /// The new configuration runs.
+    case applied(ReloadSummary)
+    /// The file is invalid; nothing changed.
+    case invalid(HiveError)
+    /// Applying the configuration failed; the previous one keeps running.
+    case failed(HiveError)
+    /// A stop had begun; nothing was read.
+    case skipped
 }

@@ -29,6 +29,8 @@ public final class HiveDaemon: Sendable {
     /// `CLOCK_MONOTONIC` nanoseconds when the daemon began reading a configuration for a
     /// reload, 0 when it is not: the watchdog treats that work like a hook.
     let readingSince = Atomic<UInt64>(0)
+    /// `CLOCK_MONOTONIC` nanoseconds when the daemon was made: the control socket's uptime.
+    let startedAt = MonotonicClock.nanoseconds()
     /// What changes while the daemon runs: the settings a reload replaces, and whether
     /// start-up is still under way.
     let current: Mutex<Current>
@@ -158,6 +160,15 @@ public final class HiveDaemon: Sendable {
             return .invalidConfiguration
         }
         startSystemWatches(configuration, hive: hive)
+        let control: ControlServer?
+        do {
+            control = try startControl(configuration.control, hive: hive)
+        } catch {
+            logger.critical("control socket: \(error)")
+            notifier.send(.status("invalid configuration: control socket \(error)"))
+            return .invalidConfiguration
+        }
+        defer { control?.stop() }
         switch await start(hive) {
         case .failed: return .moduleFailed
         case .stopRequested: return exitStatus(after: await stop(hive))
@@ -235,6 +246,8 @@ public final class HiveDaemon: Sendable {
             case .stop(let signal):
                 if signal != 0 { logger.info("\(SignalName.name(of: signal)) received, stopping") }
                 return await stop(hive)
+            case .control(let request):
+                await handle(request, hive: hive)
             }
         }
     }

@@ -98,6 +98,8 @@ final class StopGuard: @unchecked Sendable {
             var time = timespec(tv_sec: Int(end / 1_000_000_000), tv_nsec: Int(end % 1_000_000_000))
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
         }
+        // `_exit` runs no `atexit` handlers: remove the control socket here (one unlink).
+        ControlSocketFile.removeCreated()
         _exit(status)
     }
 }

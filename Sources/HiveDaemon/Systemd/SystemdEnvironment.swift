@@ -39,6 +39,9 @@ public struct SystemdEnvironment: Sendable, Hashable {
     public var memoryPressureWatch: String?
     /// `MEMORY_PRESSURE_WRITE`, base64: what to write to ``memoryPressureWatch`` first.
     public var memoryPressureWrite: String?
+    /// `RUNTIME_DIRECTORY`: the directories `RuntimeDirectory=` created, `:`-separated
+    /// (the control socket's default place).
+    public var runtimeDirectory: String?
 
     /// Makes an environment from explicit values (tests, or a caller that read them itself).
     public init(
@@ -49,7 +52,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
         listenPID: String? = nil,
         journalStream: String? = nil,
         memoryPressureWatch: String? = nil,
-        memoryPressureWrite: String? = nil
+        memoryPressureWrite: String? = nil,
+        runtimeDirectory: String? = nil
     ) {
         self.notifySocket = notifySocket
         self.watchdogMicroseconds = watchdogMicroseconds
@@ -59,6 +63,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
         self.journalStreamVariable = journalStream
         self.memoryPressureWatch = memoryPressureWatch
         self.memoryPressureWrite = memoryPressureWrite
+        self.runtimeDirectory = runtimeDirectory
     }
 
     /// Reads the variables from the process environment now (`getenv`).
@@ -76,7 +81,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
             listenPID: variable("LISTEN_PID"),
             journalStream: variable("JOURNAL_STREAM"),
             memoryPressureWatch: variable("MEMORY_PRESSURE_WATCH"),
-            memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"))
+            memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"),
+            runtimeDirectory: variable("RUNTIME_DIRECTORY"))
     }
 
     /// Whether systemd asked for notifications (`NOTIFY_SOCKET` set and not empty).

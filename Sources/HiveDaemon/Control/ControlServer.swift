@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HiveKit
+import Logging
+import Synchronization
+
+/// The control socket's server: a thread of its own polls the listening socket and
+/// every client, so nothing it does (a slow client, a flood, a malformed message) can
+/// block the signal reader or event delivery. Calls that need the daemon's event loop
+/// are queued to it and answered when done (``reply(_:to:)``, from any thread).
+///
+/// Limits: 64 clients at once (more are accepted and closed at once, and counted);
+/// messages up to 1 MiB; a subscriber whose unsent replies pass 256 KiB is dropped.
+final class ControlServer: Sendable {
+    /// Clients served at once.
+    static let maximumClients = 64
+    /// Refused peers waiting for their `PermissionDenied` to be read, at once.
+    static let maximumRefused = 64
+    /// The largest message read, without its NUL.
+    static let maximumMessage = 1 << 20
+    /// Unsent replies a subscriber may hold before it is dropped.
+    static let maximumSubscriberBacklog = 256 << 10
+    /// How long a refused peer may keep its connection to read the refusal.
+    static let refusalLinger: UInt64 = 2_000_000_000
+
+    let path: String
+    let access: ControlAccess
+    let service: DaemonControl
+    let logger: Logger
+    let wake: ControlWake
+    let statistics = ControlStatistics()
+    private let listener: Int32
+    private let outbox = Mutex<[(connection: UInt64, bytes: [UInt8])]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    /// Serves `listener` (from ``ControlSocketFile/listen(at:groupID:)``) on a new thread.
+    ///
+    /// - Throws: ``ControlSocketError`` when no pipe or thread can be made.
+    init(path: String, listener: Int32, access: ControlAccess, service: DaemonControl, logger: Logger) throws(ControlSocketError) {
+        guard let wake = ControlWake() else { throw ControlSocketError(path, "pipe", errno: errno) }
+        self.path = path
+        self.listener = listener
+        self.access = access
+        self.service = service
+        self.logger = logger
+        self.wake = wake
+        service.subscription.setWake(wake)
+        let loop = Unmanaged.passRetained(ControlLoop(server: self, listener: listener)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { argument in
+            Unmanaged<ControlLoop>.fromOpaque(argument!).takeRetainedValue().run()
+            return nil
+        }, loop)
+        guard created == 0 else {
+            Unmanaged<ControlLoop>.fromOpaque(loop).release()
+            throw ControlSocketError(path, "pthread_create", errno: created)
+        }
+        pthread_detach(thread)
+    }
+
+    /// Answers a call that went through the daemon's queue; safe from any thread, never
+    /// blocks. A reply to a connection that has gone is dropped.
+    func reply(_ bytes: [UInt8], to connection: UInt64) {
+        outbox.withLock { $0.append((connection, bytes)) }
+        wake.wake()
+    }
+
+    /// Replies queued by ``reply(_:to:)`` since the last call (the socket thread's side).
+    func takeReplies() -> [(connection: UInt64, bytes: [UInt8])] {
+        outbox.withLock { outbox in
+            defer { outbox.removeAll() }
+            return outbox
+        }
+    }
+
+    /// Closes every connection and the listening socket, ends the thread and removes the
+    /// socket file.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        wake.wake()
+        ControlSocketFile.removeCreated()
+    }
+
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+}
+
+/// What the control socket counted: for metrics and logs.
+final class ControlStatistics: Sendable {
+    /// Connections served.
+    let accepted = Atomic<Int>(0)
+    /// Peers refused with `PermissionDenied`.
+    let denied = Atomic<Int>(0)
+    /// Connections closed at once because 64 clients were already served.
+    let overLimit = Atomic<Int>(0)
+    /// Connections closed for breaking the protocol (malformed JSON, over 1 MiB…).
+    let malformed = Atomic<Int>(0)
+    /// Subscribers dropped because they stopped reading.
+    let droppedSubscribers = Atomic<Int>(0)
+}

@@ -1,0 +1,107 @@
+import FoundationEssentials
+import HiveKit
+import Logging
+
+/// The `io.hivekit.Daemon` and `org.varlink.service` methods, answered for the control
+/// socket's thread.
+///
+/// Reading methods (status, profile, listings, metrics) are answered at once from the
+/// hive's own snapshots, so they work even while an event is stuck; `Reload` and
+/// `SendEvent` go through the daemon's queue and are answered when done.
+final class DaemonControl: Sendable {
+    /// How a call is answered.
+    enum Answer {
+        /// At once, with this reply.
+        case reply([UInt8])
+        /// At once, with this error.
+        case error(VarlinkError)
+        /// Later, through ``ControlServer/reply(_:to:)``.
+        case later
+        /// With a stream of replies (``ControlSubscription``), until the client hangs up.
+        case stream
+    }
+
+    let daemon: HiveDaemon
+    let hive: Hive
+    let subscription: ControlSubscription
+
+    init(daemon: HiveDaemon, hive: Hive) {
+        self.daemon = daemon
+        self.hive = hive
+        self.subscription = ControlSubscription(hive: hive)
+    }
+
+    /// Answers `call`, made on connection `connection` of `server`.
+    func answer(_ call: VarlinkCall, connection: UInt64, server: ControlServer) -> Answer {
+        do {
+            switch call.interface {
+            case DaemonInterface.serviceName: return try answerService(call)
+            case DaemonInterface.name: return try answerDaemon(call, connection: connection, server: server)
+            default: return .error(.interfaceNotFound(call.interface))
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func answerService(_ call: VarlinkCall) throws(VarlinkError) -> Answer {
+        switch call.name {
+        case "GetInfo":
+            return .reply(VarlinkCoding.reply(DaemonAPI.Info(
+                vendor: "HiveKit", product: daemon.options.identity.name, version: daemon.options.identity.version,
+                url: "",
+                interfaces: [DaemonInterface.serviceName, DaemonInterface.name])))
+        case "GetInterfaceDescription":
+            let interface = try call.parameters(DaemonAPI.InterfaceName.self).interface
+            let description = switch interface {
+            case DaemonInterface.name: DaemonInterface.description
+            case DaemonInterface.serviceName: DaemonInterface.serviceDescription
+            default: throw VarlinkError.interfaceNotFound(interface)
+            }
+            return .reply(VarlinkCoding.reply(DaemonAPI.InterfaceDescription(description: description)))
+        default:
+            throw .methodNotFound(call.method)
+        }
+    }
+
+    private func answerDaemon(_ call: VarlinkCall, connection: UInt64, server: ControlServer) throws(VarlinkError) -> Answer {
+        switch call.name {
+        case "GetStatus": return .reply(VarlinkCoding.reply(status()))
+        case "GetProfile": return .reply(VarlinkCoding.reply(profile()))
+        case "ListRoutes": return .reply(VarlinkCoding.reply(routes()))
+        case "ListActions": return .reply(VarlinkCoding.reply(actions()))
+        case "ListServices": return .reply(VarlinkCoding.reply(services()))
+        case "SetLogLevel":
+            let name = try call.parameters(DaemonAPI.LogLevel.self).level
+            guard let level = HiveLogging.parseLevel(name) else { throw .invalidParameter("level") }
+            HiveLogging.level = level
+            daemon.logger.notice("log level set to \(level) through the control socket")
+            return .reply(VarlinkCoding.reply(DaemonAPI.Empty()))
+        case "Subscribe":
+            guard call.more else { throw .expectedMore }
+            return .stream
+        case "SendEvent":
+            let parameters = try call.parameters(DaemonAPI.SendEventParameters.self)
+            guard !parameters.name.isEmpty else { throw .invalidParameter("name") }
+            let event = HiveEvent.custom(name: parameters.name, params: parameters.parameters ?? [:])
+            return submit(.send(event), connection: connection, server: server)
+        case "Reload":
+            _ = try call.parameters(DaemonAPI.Empty.self)
+            return submit(.reload, connection: connection, server: server)
+        default:
+            throw .methodNotFound(call.method)
+        }
+    }
+
+    /// Queues `action` to the daemon's event loop; its reply goes to `connection`.
+    private func submit(_ action: ControlRequest.Action, connection: UInt64, server: ControlServer) -> Answer {
+        let request = ControlRequest(action) { [weak server] reply in server?.reply(reply, to: connection) }
+        guard daemon.inbox.post(.control(request)) else {
+            return switch action {
+            case .reload: .error(.reloadFailed(module: "", event: "reload", message: "the daemon is stopping"))
+            case .send(let event): .error(.eventRefused(event: "\(event)", message: "the daemon is stopping"))
+            }
+        }
+        return .later
+    }
+}

@@ -1,0 +1,154 @@
+/// The Varlink interfaces the control socket serves, as their descriptions
+/// (`org.varlink.service.GetInterfaceDescription` returns these texts).
+enum DaemonInterface {
+    /// `io.hivekit.Daemon`.
+    static let name = "io.hivekit.Daemon"
+
+    /// `org.varlink.service`, which every Varlink service implements.
+    static let serviceName = "org.varlink.service"
+
+    /// The description of `io.hivekit.Daemon`; the README quotes it.
+    static let description = """
+        # The control interface of a daemon built on HiveKit (hived): its modules and
+        # their state, the time profiler, custom events, reloads, the log level, what
+        # modules offer each other, a stream of events, and metrics.
+        interface io.hivekit.Daemon
+
+        # A registered module, in start order.
+        type Module (
+          name: string,
+          # The catalog type that built it; null for a module registered in code.
+          type: ?string,
+          # basic or normal.
+          level: string,
+          priority: int,
+          async: bool,
+          # registered, setUp, active, failed or tornDown.
+          state: string
+        )
+
+        # A hook running past its time budget.
+        type Stall (module: string, event: string, elapsed_usec: int, budget_usec: int)
+
+        # The time profiler's figures for one module and event.
+        type Timing (
+          module: string,
+          event: string,
+          calls: int,
+          total_usec: int,
+          longest_usec: int,
+          failures: int
+        )
+
+        # A hook that threw or was abandoned.
+        type Failure (module: string, event: string, message: string)
+
+        # A route; owner is the module that registered it (null: the daemon itself).
+        type Route (pattern: string, priority: int, owner: ?string)
+
+        # An action; its target is the module that registered it.
+        type Action (target: string, action: string, owner: string)
+
+        # A service registration; lifetime is singleton or transient.
+        type Service (service: string, name: ?string, lifetime: string, owner: ?string)
+
+        # The daemon and its modules. phase is the hive's: created, starting,
+        # initialized, running, suspended, terminating, stopped or failed.
+        method GetStatus() -> (
+          name: string,
+          version: string,
+          pid: int,
+          phase: string,
+          uptime_usec: int,
+          modules: []Module,
+          stalled: []Stall
+        )
+
+        # Start-up calls in the order they ran, every (module, event) by time spent
+        # (longest first), and the calls start-up waited for.
+        method GetProfile() -> (startup: []Timing, blame: []Timing, critical_path: []Timing)
+
+        # Delivers custom(name, parameters) to every module; answers once all handled it.
+        method SendEvent(name: string, parameters: ?[string]string) -> (
+          delivered: int,
+          failures: []Failure
+        )
+
+        # Re-reads and applies the configuration file, as SIGHUP does (same
+        # notifications to systemd); answers once the reload is done.
+        method Reload() -> (added: []string, removed: []string, changed: []string, reloaded: int)
+
+        # Sets the log level: trace, debug, info, notice, warning, error or critical.
+        method SetLogLevel(level: string) -> ()
+
+        # What modules registered, with the owner module.
+        method ListRoutes() -> (routes: []Route)
+        method ListActions() -> (actions: []Action)
+        method ListServices() -> (services: []Service)
+
+        # Call with more: one reply per delivered event (module is null) and per
+        # handler outcome, until the client hangs up. A client that stops reading is
+        # dropped once its buffer is full.
+        method Subscribe() -> (
+          event: string,
+          name: ?string,
+          module: ?string,
+          phase: string,
+          duration_usec: ?int,
+          failed: ?bool
+        )
+
+        # The daemon's metrics in the Prometheus text format.
+        method GetMetrics() -> (text: string)
+
+        # The configuration file is invalid; nothing changed.
+        error ConfigurationInvalid (file: string, line: ?int, message: string)
+
+        # A module failed while the new configuration was applied.
+        error ReloadFailed (module: string, event: string, message: string)
+
+        # The hive does not take the event now (it is stopping, or has not started).
+        error EventRefused (event: string, message: string)
+
+        # The caller is not root, the daemon's user or a member of control.group.
+        error PermissionDenied ()
+
+        """
+
+    /// The description of `org.varlink.service`.
+    static let serviceDescription = """
+        # The Varlink service interface: every Varlink service implements it.
+        interface org.varlink.service
+
+        # The service and the interfaces it implements.
+        method GetInfo() -> (
+          vendor: string,
+          product: string,
+          version: string,
+          url: string,
+          interfaces: []string
+        )
+
+        # The description of an interface the service implements.
+        method GetInterfaceDescription(interface: string) -> (description: string)
+
+        # The requested interface was not found.
+        error InterfaceNotFound (interface: string)
+
+        # The requested method was not found.
+        error MethodNotFound (method: string)
+
+        # The interface defines the method, but the service does not implement it.
+        error MethodNotImplemented (method: string)
+
+        # One of the passed parameters is invalid.
+        error InvalidParameter (parameter: string)
+
+        # The caller may not call this method.
+        error PermissionDenied ()
+
+        # The method must be called with more: true.
+        error ExpectedMore ()
+
+        """
+}

@@ -1,0 +1,70 @@
+import FoundationEssentials
+
+/// An error reply: the standard `org.varlink.service` errors and those of
+/// `io.hivekit.Daemon`.
+enum VarlinkError: Error, Sendable, Equatable {
+    /// `org.varlink.service.InterfaceNotFound`.
+    case interfaceNotFound(String)
+    /// `org.varlink.service.MethodNotFound`.
+    case methodNotFound(String)
+    /// `org.varlink.service.InvalidParameter`.
+    case invalidParameter(String)
+    /// `org.varlink.service.ExpectedMore`: a streaming method called without `more`.
+    case expectedMore
+    /// `io.hivekit.Daemon.PermissionDenied`.
+    case permissionDenied
+    /// `io.hivekit.Daemon.ConfigurationInvalid`: a reload read a bad file; nothing changed.
+    case configurationInvalid(file: String, line: Int?, message: String)
+    /// `io.hivekit.Daemon.ReloadFailed`: a module failed while the new configuration was applied.
+    case reloadFailed(module: String, event: String, message: String)
+    /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event now.
+    case eventRefused(event: String, message: String)
+
+    /// The error's fully qualified name.
+    var name: String {
+        switch self {
+        case .interfaceNotFound: "org.varlink.service.InterfaceNotFound"
+        case .methodNotFound: "org.varlink.service.MethodNotFound"
+        case .invalidParameter: "org.varlink.service.InvalidParameter"
+        case .expectedMore: "org.varlink.service.ExpectedMore"
+        case .permissionDenied: "io.hivekit.Daemon.PermissionDenied"
+        case .configurationInvalid: "io.hivekit.Daemon.ConfigurationInvalid"
+        case .reloadFailed: "io.hivekit.Daemon.ReloadFailed"
+        case .eventRefused: "io.hivekit.Daemon.EventRefused"
+        }
+    }
+
+    private struct Message: Encodable {
+        let error: String
+        let parameters: Parameters
+    }
+
+    private struct Parameters: Encodable {
+        var interface: String?
+        var method: String?
+        var parameter: String?
+        var file: String?
+        var line: Int?
+        var module: String?
+        var event: String?
+        var message: String?
+    }
+
+    /// The reply message, NUL-terminated.
+    var encoded: [UInt8] {
+        var parameters = Parameters()
+        switch self {
+        case .interfaceNotFound(let interface): parameters.interface = interface
+        case .methodNotFound(let method): parameters.method = method
+        case .invalidParameter(let parameter): parameters.parameter = parameter
+        case .expectedMore, .permissionDenied: break
+        case .configurationInvalid(let file, let line, let message):
+            (parameters.file, parameters.line, parameters.message) = (file, line, message)
+        case .reloadFailed(let module, let event, let message):
+            (parameters.module, parameters.event, parameters.message) = (module, event, message)
+        case .eventRefused(let event, let message):
+            (parameters.event, parameters.message) = (event, message)
+        }
+        return VarlinkCoding.encode(Message(error: name, parameters: parameters))
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HiveKit
+
+extension HiveDaemon {
+    /// Creates the control socket (before `READY=1`) and starts serving it; `nil` when
+    /// the configuration and environment name no socket.
+    ///
+    /// - Throws: ``ControlSocketError`` when the socket cannot be created.
+    func startControl(_ configuration: ControlConfiguration, hive: Hive) throws(ControlSocketError) -> ControlServer? {
+        guard let path = configuration.socketPath(runtimeDirectory: options.systemd.runtimeDirectory) else { return nil }
+        let groupID = configuration.group.flatMap(ControlAccess.groupID(named:))
+        if let group = configuration.group, groupID == nil {
+            throw ControlSocketError(path, "control.group '\(group)'", errno: ENOENT)
+        }
+        let listener = try ControlSocketFile.listen(at: path, groupID: groupID)
+        let access = ControlAccess(ownUID: geteuid(), groupID: groupID)
+        let server = try ControlServer(
+            path: path, listener: listener, access: access, service: DaemonControl(daemon: self, hive: hive),
+            logger: logger)
+        logger.debug("control socket at \(path)")
+        return server
+    }
+
+    /// Runs a control-socket call on the event loop and sends its reply.
+    func handle(_ request: ControlRequest, hive: Hive) async {
+        switch request.action {
+        case .reload:
+            request.complete(Self.reply(to: await reload(hive), path: options.configurationPath))
+        case .send(let event):
+            do {
+                let report = try await hive.send(event)
+                let failures = report.failures.map { failure in
+                    DaemonAPI.Failure(
+                        module: failure.module ?? "", event: failure.event?.description ?? "\(event)",
+                        message: failure.message)
+                }
+                request.complete(VarlinkCoding.reply(DaemonAPI.Delivery(delivered: report.delivered, failures: failures)))
+            } catch {
+                request.complete(VarlinkError.eventRefused(event: "\(event)", message: error.message).encoded)
+            }
+        }
+    }
+
+    /// `Reload`'s reply: what changed, or `ConfigurationInvalid` / `ReloadFailed`.
+    static func reply(to outcome: ReloadOutcome, path: String?) -> [UInt8] {
+        switch outcome {
+        case .applied(let summary):
+            if let failure = summary.failures.first {
+                return VarlinkError.reloadFailed(
+                    module: failure.module ?? "", event: failure.event?.description ?? "reload",
+                    message: failure.message).encoded
+            }
+            return VarlinkCoding.reply(DaemonAPI.ReloadResult(
+                added: summary.added, removed: summary.removed, changed: summary.changed, reloaded: summary.reloaded))
+        case .invalid(let error):
+            var message = error.description
+            if let location = error.location, message.hasPrefix("\(location): ") {
+                message.removeFirst("\(location): ".count)
+            }
+            return VarlinkError.configurationInvalid(
+                file: error.location?.path ?? path ?? "<embedded>", line: error.location?.line, message: message).encoded
+        case .failed(let error):
+            return VarlinkError.reloadFailed(
+                module: error.module ?? "", event: error.event?.description ?? "reload", message: error.message).encoded
+        case .skipped:
+            return VarlinkError.reloadFailed(module: "", event: "reload", message: "the daemon is stopping").encoded
+        }
+    }
+}
