@@ -30,11 +30,14 @@ final class ControlWake: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
-    /// Called by the thread before it looks at what it was woken for.
+    /// Called by the thread before it looks at what it was woken for: empties the pipe,
+    /// then lets the next ``wake()`` write again. (In the other order a byte written
+    /// between the two would be read while its flag stayed set, and every later wake-up
+    /// would be skipped.)
     func drain() {
-        pending.store(false, ordering: .sequentiallyConsistent)
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
+        pending.store(false, ordering: .sequentiallyConsistent)
     }
 
     deinit {
