@@ -11,7 +11,7 @@ import Glibc
 public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
     /// The commands every daemon has; the program's own follow them.
     static var builtinSubcommands: [any ParsableCommand.Type] {
-        [DaemonRunCommand<Program>.self, DaemonCheckConfigCommand<Program>.self]
+        [DaemonRunCommand<Program>.self, DaemonCheckConfigCommand<Program>.self, DaemonCtlCommand<Program>.self]
     }
 
     /// The program's name, abstract, version and subcommands.

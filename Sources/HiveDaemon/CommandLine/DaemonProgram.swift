@@ -21,6 +21,7 @@ import HiveKit
 /// ```
 /// mydaemon [run] [--config PATH]    run the daemon (PATH: /etc/mydaemon/mydaemon.yaml)
 /// mydaemon check-config PATH        validate a file: exit 0, or 78 with PATH:LINE: message
+/// mydaemon ctl COMMAND              ask the running daemon over its control socket
 /// mydaemon --help | --version       and help for each subcommand
 /// ```
 ///

@@ -1,0 +1,149 @@
+import ArgumentParser
+
+/// `NAME ctl …`: asks the running daemon over its control socket (see ``ControlTool``).
+struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "ctl",
+            abstract: "Ask the running daemon over its control socket (Varlink io.hivekit.Daemon).",
+            discussion: """
+                The socket is --socket, else $RUNTIME_DIRECTORY/control, else \
+                \(Program.identity.runtimeDirectory)/control. Only root, the daemon's user and \
+                members of control.group may use it.
+
+                Exit status: 0; 1 when the daemon reported an error; 69 when the socket cannot be \
+                reached; 77 when access is denied; 78 when reload found the configuration invalid.
+                """,
+            subcommands: [
+                Status.self, Blame.self, Profile.self, Events.self, Send.self, Reload.self, LogLevel.self,
+                Routes.self, Actions.self, Services.self, Metrics.self,
+            ])
+    }
+
+    /// `--json` and `--socket`, shared by every subcommand.
+    struct Options: ParsableArguments {
+        @Flag(help: "Print the raw Varlink replies (JSON), one per line.")
+        var json = false
+
+        @Option(help: "The control socket.")
+        var socket: String?
+
+        func run(_ command: ControlTool.Command) throws {
+            let tool = ControlTool(
+                identity: Program.identity, socket: socket, json: json,
+                runtimeDirectory: SystemdEnvironment.capture().runtimeDirectory)
+            let status = tool.run(command)
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Phase, uptime and every module with its state.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.status) }
+    }
+
+    struct Blame: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Every module's handlers by time spent, slowest first.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.blame) }
+    }
+
+    struct Profile: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Start-up calls and their critical path.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.profile) }
+    }
+
+    struct Events: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Events delivered so far; with --follow, every event and handler outcome as it happens.")
+        }
+        @OptionGroup var options: Options
+        @Flag(name: [.short, .long], help: "Stream events until interrupted.")
+        var follow = false
+        func run() throws { try options.run(.events(follow: follow)) }
+    }
+
+    struct Send: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Deliver custom(NAME) with parameters to every module; wait until all handled it.")
+        }
+        @OptionGroup var options: Options
+        @Argument(help: "The custom event's name.")
+        var name: String
+        @Argument(help: "Parameters, as KEY=VALUE.")
+        var parameters: [String] = []
+
+        func validate() throws {
+            for parameter in parameters where !parameter.contains("=") {
+                throw ValidationError("'\(parameter)' is not KEY=VALUE")
+            }
+        }
+
+        func run() throws {
+            var values: [String: String] = [:]
+            for parameter in parameters {
+                let equals = parameter.firstIndex(of: "=")!
+                values[String(parameter[..<equals])] = String(parameter[parameter.index(after: equals)...])
+            }
+            try options.run(.send(name: name, parameters: values))
+        }
+    }
+
+    struct Reload: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Reload the configuration and print what changed, or FILE:LINE: message (exit 78).")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.reload) }
+    }
+
+    struct LogLevel: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: "log-level", abstract: "Set the log level (trace … critical) until the next reload.")
+        }
+        @OptionGroup var options: Options
+        @Argument(help: "trace, debug, info, notice, warning, error or critical.")
+        var level: String
+        func run() throws { try options.run(.logLevel(level)) }
+    }
+
+    struct Routes: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Registered routes, with their owner module.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.routes) }
+    }
+
+    struct Actions: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Registered actions, with their owner module.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.actions) }
+    }
+
+    struct Services: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Registered services, with their owner module.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.services) }
+    }
+
+    struct Metrics: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Metrics in the Prometheus text format.")
+        }
+        @OptionGroup var options: Options
+        func run() throws { try options.run(.metrics) }
+    }
+}

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HiveKit
+
+/// `ctl`: the operator's client of a running daemon's control socket (`hived ctl …`).
+///
+/// Prints human-readable text (or, with `json`, every raw reply, one per line) and
+/// returns the exit status: 0, 1 when the daemon reported an error, 69 when the socket
+/// cannot be reached, 77 when access is denied, 78 for a reload of an invalid file.
+public struct ControlTool: Sendable {
+    /// What to ask.
+    public enum Command: Sendable {
+        /// Phase, uptime and one line per module.
+        case status
+        /// Every (module, event) by time spent, slowest first.
+        case blame
+        /// Start-up calls and the critical path.
+        case profile
+        /// Events delivered so far (per event kind), or with `follow` a live stream.
+        case events(follow: Bool)
+        /// Deliver `custom(name, parameters)`.
+        case send(name: String, parameters: [String: String])
+        /// Reload the configuration.
+        case reload
+        /// Set the log level.
+        case logLevel(String)
+        /// Registered routes, actions or services.
+        case routes, actions, services
+        /// Metrics in the Prometheus text format.
+        case metrics
+    }
+
+    /// The daemon asked.
+    public let identity: DaemonIdentity
+    /// The socket's path.
+    public let socket: String
+    /// Print raw replies instead of text.
+    public let json: Bool
+
+    /// A tool for the socket at `socket`, else `control` in `runtimeDirectory` (systemd's
+    /// `RUNTIME_DIRECTORY`, set for the unit's own commands such as `ExecReload=`), else
+    /// `control` in the identity's runtime directory (`/run/NAME/control`).
+    public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?) {
+        self.identity = identity
+        self.socket = socket
+            ?? ControlConfiguration().socketPath(runtimeDirectory: runtimeDirectory)
+            ?? identity.runtimeDirectory + "/control"
+        self.json = json
+    }
+
+    /// Runs `command`; returns the exit status.
+    public func run(_ command: Command) -> Int32 {
+        do {
+            let client = try ControlClient(path: socket, daemon: identity.name)
+            return try run(command, client)
+        } catch {
+            printError(error.description)
+            if case .unreachable(_, let code, _) = error, code == EACCES { return 77 }
+            return 69
+        }
+    }
+
+    private func run(_ command: Command, _ client: ControlClient) throws(ControlClientError) -> Int32 {
+        let method = "\(DaemonInterface.name)."
+        switch command {
+        case .status:
+            return try show(client.call(method + "GetStatus", DaemonAPI.Empty()), DaemonAPI.Status.self, CtlText.status)
+        case .blame:
+            return try show(client.call(method + "GetProfile", DaemonAPI.Empty()), DaemonAPI.Profile.self, CtlText.blame)
+        case .profile:
+            return try show(client.call(method + "GetProfile", DaemonAPI.Empty()), DaemonAPI.Profile.self, CtlText.profile)
+        case .events(follow: false):
+            return try show(client.call(method + "GetProfile", DaemonAPI.Empty()), DaemonAPI.Profile.self, CtlText.events)
+        case .events(follow: true):
+            try client.send(method + "Subscribe", DaemonAPI.Empty(), more: true)
+            while true {
+                let reply = try client.receive()
+                let status = try show(reply, DaemonAPI.Notice.self, CtlText.notice)
+                guard status == 0, reply.continues else { return status }
+            }
+        case .send(let name, let parameters):
+            let reply = try client.call(
+                method + "SendEvent", DaemonAPI.SendEventParameters(name: name, parameters: parameters))
+            return try show(reply, DaemonAPI.Delivery.self) { CtlText.delivery($0, name: name) }
+        case .reload:
+            return try show(client.call(method + "Reload", DaemonAPI.Empty()), DaemonAPI.ReloadResult.self, CtlText.reload)
+        case .logLevel(let level):
+            let reply = try client.call(method + "SetLogLevel", DaemonAPI.LogLevel(level: level))
+            return try show(reply, DaemonAPI.Empty.self) { _ in "log level: \(level)" }
+        case .routes:
+            return try show(client.call(method + "ListRoutes", DaemonAPI.Empty()), DaemonAPI.Routes.self, CtlText.routes)
+        case .actions:
+            return try show(client.call(method + "ListActions", DaemonAPI.Empty()), DaemonAPI.Actions.self, CtlText.actions)
+        case .services:
+            return try show(client.call(method + "ListServices", DaemonAPI.Empty()), DaemonAPI.Services.self, CtlText.services)
+        case .metrics:
+            let reply = try client.call(method + "GetMetrics", DaemonAPI.Empty())
+            return try show(reply, DaemonAPI.Metrics.self) { String($0.text.dropLast($0.text.hasSuffix("\n") ? 1 : 0)) }
+        }
+    }
+
+    /// Prints a reply: raw with `json`, else as `format` makes it; an error reply goes
+    /// to stderr as text. Returns the exit status it stands for.
+    private func show<Parameters: Decodable>(
+        _ reply: ControlReply, _ type: Parameters.Type, _ format: (Parameters) -> String
+    ) throws(ControlClientError) -> Int32 {
+        if json { print(reply.text) }
+        if let error = reply.error {
+            if !json { printError(CtlText.error(error, reply, path: socket)) }
+            return switch error {
+            case "io.hivekit.Daemon.ConfigurationInvalid": 78
+            case "io.hivekit.Daemon.PermissionDenied": 77
+            default: 1
+            }
+        }
+        if !json {
+            let text = format(try reply.parameters(type, path: socket))
+            if !text.isEmpty { print(text) }
+        }
+        return 0
+    }
+
+    private func printError(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    }
+}
