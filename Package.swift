@@ -94,7 +94,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HivedTests",
-            dependencies: ["hived", "HiveKit"]
+            dependencies: ["hived", "HiveKit"],
+            exclude: ["Control/varlink_driver.py"]
         ),
         .testTarget(
             name: "SystemdTests",

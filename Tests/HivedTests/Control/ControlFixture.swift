@@ -1,0 +1,53 @@
+import Foundation
+
+/// hived running with its control socket in a test's own directory.
+struct ControlFixture {
+    let directory: TestDirectory
+    let hived: HivedProcess
+    let socket: String
+    let configPath: String
+
+    /// The probe modules' event file.
+    var events: String { directory.file("events") }
+
+    /// A configuration with probe modules `modules` (recording to ``events``), the
+    /// heartbeat and reporter demo modules, the WallClock service and `extra` keys.
+    static func configuration(_ directory: TestDirectory, modules: [String], control: String = "", extra: String = "") -> String {
+        let events = directory.file("events")
+        var text = "budgets: {event: 5s, stop: 10s}\ncontrol: {socket: \(directory.file("control"))\(control)}\n\(extra)\nmodules:\n"
+        for module in modules { text += "  - {name: \(module), type: probe, settings: {path: \(events)}}\n" }
+        text += "  - {name: heartbeat, type: heartbeat, async: true, settings: {interval: 1h}}\n"
+        text += "  - {name: reporter, type: reporter}\n"
+        text += "services:\n  - {service: WallClock, implementation: SystemClock}\n"
+        return text
+    }
+
+    /// Starts hived and waits for `READY=1`.
+    static func start(modules: [String] = ["a", "b"], control: String = "", extra: String = "") async throws -> ControlFixture {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", configuration(directory, modules: modules, control: control, extra: extra))
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        return ControlFixture(directory: directory, hived: hived, socket: directory.file("control"), configPath: path)
+    }
+
+    /// A call through PyPI's varlink client: `["reply": …]` or `["error": …, "parameters": …]`.
+    func call(_ method: String, _ parameters: [String: Any] = [:], as user: PeerIdentity? = nil) async throws -> [String: Any] {
+        try await VarlinkPython.call(socket, method, parameters, as: user)
+    }
+
+    /// The reply's parameters; fails on an error reply.
+    func reply(_ method: String, _ parameters: [String: Any] = [:]) async throws -> [String: Any] {
+        let result = try await call(method, parameters)
+        guard let reply = result["reply"] as? [String: Any] else { throw TestFailure("\(method): \(result)") }
+        return reply
+    }
+
+    /// Stops hived and expects a clean exit and the socket file gone.
+    func stop() async throws {
+        hived.signal(SIGTERM)
+        let status = try await hived.exitStatus()
+        guard status == 0 else { throw TestFailure("hived exited \(status): \(hived.stderr)") }
+        guard !FileManager.default.fileExists(atPath: socket) else { throw TestFailure("the socket file is still there") }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Every method of `io.hivekit.Daemon` and `org.varlink.service`, called through the
+/// independent Varlink client from PyPI.
+@Suite(.serialized) struct ControlInterfaceTests {
+    @Test func introspectionDescribesBothInterfacesAndTheyParse() async throws {
+        let fixture = try await ControlFixture.start()
+        let output = try await VarlinkPython.runInBackground([fixture.socket, "describe"])
+        let described = try #require(output.first)
+        let info = try #require(described["info"] as? [String: Any])
+        #expect(info["product"] as? String == "hived")
+        #expect(info["interfaces"] as? [String] == ["org.varlink.service", "io.hivekit.Daemon"])
+        let interfaces = try #require(described["interfaces"] as? [String: [String]])
+        let daemon = try #require(interfaces["io.hivekit.Daemon"])
+        for member in [
+            "GetStatus", "GetProfile", "SendEvent", "Reload", "SetLogLevel", "ListRoutes", "ListActions",
+            "ListServices", "Subscribe", "ConfigurationInvalid", "ReloadFailed", "PermissionDenied", "Module", "Stall",
+            "Timing", "Failure",
+        ] {
+            #expect(daemon.contains(member), "io.hivekit.Daemon lacks \(member)")
+        }
+        #expect(interfaces["org.varlink.service"]?.contains("GetInterfaceDescription") == true)
+        try await fixture.stop()
+    }
+
+    @Test func statusListsModulesInOrderWithTheirState() async throws {
+        let fixture = try await ControlFixture.start()
+        let status = try await fixture.reply("io.hivekit.Daemon.GetStatus")
+        #expect(status["name"] as? String == "hived")
+        #expect(status["version"] as? String == "0.1.0")
+        #expect(status["pid"] as? Int == Int(fixture.hived.pid))
+        #expect(status["phase"] as? String == "running")
+        #expect((status["uptime_usec"] as? Int ?? 0) > 0)
+        let modules = try #require(status["modules"] as? [[String: Any]])
+        #expect(modules.map { $0["name"] as? String } == ["a", "b", "heartbeat", "reporter"])
+        #expect(modules.map { $0["state"] as? String } == ["active", "active", "active", "active"])
+        #expect(modules[0]["type"] as? String == "probe")
+        #expect(modules[2]["async"] as? Bool == true)
+        #expect(modules[0]["level"] as? String == "normal")
+        #expect((status["stalled"] as? [Any])?.isEmpty == true)
+        try await fixture.stop()
+    }
+
+    @Test func profileHasStartupBlameAndCriticalPath() async throws {
+        let fixture = try await ControlFixture.start()
+        let profile = try await fixture.reply("io.hivekit.Daemon.GetProfile")
+        let startup = try #require(profile["startup"] as? [[String: Any]])
+        #expect(startup.count == 8, "setup and init of four modules: \(startup)")
+        #expect(Set(startup.compactMap { $0["event"] as? String }) == ["setup", "init"])
+        let blame = try #require(profile["blame"] as? [[String: Any]])
+        let totals = blame.compactMap { $0["total_usec"] as? Int }
+        #expect(totals == totals.sorted(by: >), "blame is slowest first")
+        #expect(blame.contains { $0["module"] as? String == "a" && $0["event"] as? String == "ready" && $0["calls"] as? Int == 1 })
+        let path = try #require(profile["critical_path"] as? [[String: Any]])
+        #expect(!path.isEmpty)
+        try await fixture.stop()
+    }
+
+    @Test func sendEventReachesProbeModulesWithItsParameters() async throws {
+        let fixture = try await ControlFixture.start()
+        let reply = try await fixture.reply(
+            "io.hivekit.Daemon.SendEvent", ["name": "rotate", "parameters": ["reason": "size", "max": "10"]])
+        #expect(reply["delivered"] as? Int == 4)
+        #expect((reply["failures"] as? [Any])?.isEmpty == true)
+        // Answered once every module handled it: the probes' lines are already written.
+        let lines = try ProbeFile(path: fixture.events).lines.filter { $0.name == "rotate" }
+        #expect(lines.map(\.module) == ["a", "b"])
+        #expect(lines.allSatisfy { $0.params == ["reason": "size", "max": "10"] })
+        try await fixture.stop()
+    }
+
+    @Test func sendEventReportsAFailingModule() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            control: {socket: \(directory.file("control"))}
+            modules:
+              - {name: ok, type: probe, settings: {path: \(events)}}
+              - {name: bad, type: probe, settings: {path: \(events), fail_on: ["custom:boom"]}}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        let result = try await VarlinkPython.call(directory.file("control"), "io.hivekit.Daemon.SendEvent", ["name": "boom"])
+        let reply = try #require(result["reply"] as? [String: Any])
+        #expect(reply["delivered"] as? Int == 2)
+        let failures = try #require(reply["failures"] as? [[String: Any]])
+        #expect(failures.count == 1)
+        #expect(failures.first?["module"] as? String == "bad")
+        #expect(failures.first?["event"] as? String == "custom:boom")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test func listingsNameTheOwnerModule() async throws {
+        let fixture = try await ControlFixture.start()
+        let routes = try #require(try await fixture.reply("io.hivekit.Daemon.ListRoutes")["routes"] as? [[String: Any]])
+        #expect(routes.contains { $0["pattern"] as? String == "hive://heartbeat/reset" && $0["owner"] as? String == "heartbeat" })
+        let actions = try #require(try await fixture.reply("io.hivekit.Daemon.ListActions")["actions"] as? [[String: Any]])
+        #expect(actions.contains { $0["target"] as? String == "heartbeat" && $0["action"] as? String == "beats" })
+        let services = try #require(try await fixture.reply("io.hivekit.Daemon.ListServices")["services"] as? [[String: Any]])
+        #expect(services.contains { $0["service"] as? String == "WallClock" && $0["lifetime"] as? String == "singleton" })
+        try await fixture.stop()
+    }
+
+    @Test func setLogLevelAppliesAtOnceAndRejectsUnknownLevels() async throws {
+        let fixture = try await ControlFixture.start()
+        #expect(!fixture.hived.stderr.contains("probe received ready"))
+        _ = try await fixture.reply("io.hivekit.Daemon.SetLogLevel", ["level": "debug"])
+        _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "noisy"])
+        #expect(fixture.hived.stderr.contains("probe received custom"), "debug lines appear once the level is debug")
+        let bad = try await fixture.call("io.hivekit.Daemon.SetLogLevel", ["level": "loud"])
+        #expect(bad["error"] as? String == "org.varlink.service.InvalidParameter")
+        #expect((bad["parameters"] as? [String: Any])?["parameter"] as? String == "level")
+        try await fixture.stop()
+    }
+
+    @Test func unknownMethodsInterfacesAndBadParametersGetStandardErrors() async throws {
+        let fixture = try await ControlFixture.start()
+        let client = try RawControlClient(fixture.socket)
+        client.call("io.hivekit.Daemon.Explode")
+        #expect(try client.reply()["error"] as? String == "org.varlink.service.MethodNotFound")
+        client.call("com.example.Nothing.Call")
+        #expect(try client.reply()["error"] as? String == "org.varlink.service.InterfaceNotFound")
+        client.call("io.hivekit.Daemon.SendEvent", #"{"name":5}"#)
+        let bad = try client.reply()
+        #expect(bad["error"] as? String == "org.varlink.service.InvalidParameter")
+        #expect((bad["parameters"] as? [String: Any])?["parameter"] as? String == "name")
+        client.call("io.hivekit.Daemon.SendEvent", #"{"parameters":{"a":1}}"#)
+        #expect(try client.reply()["error"] as? String == "org.varlink.service.InvalidParameter")
+        client.call("io.hivekit.Daemon.Subscribe")
+        #expect(try client.reply()["error"] as? String == "org.varlink.service.ExpectedMore")
+        client.call("org.varlink.service.GetInterfaceDescription", #"{"interface":"com.example.Nothing"}"#)
+        #expect(try client.reply()["error"] as? String == "org.varlink.service.InterfaceNotFound")
+        // The same connection still works.
+        client.call("io.hivekit.Daemon.GetStatus")
+        #expect(try client.reply()["phase"] as? String == "running")
+        try await fixture.stop()
+    }
+}
