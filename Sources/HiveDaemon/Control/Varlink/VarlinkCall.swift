@@ -55,20 +55,22 @@ struct VarlinkCall: Sendable {
     /// - Throws: ``VarlinkError/invalidParameter(_:)`` naming the first parameter that is
     ///   missing or of the wrong type.
     func parameters<Parameters: Decodable>(_ type: Parameters.Type) throws(VarlinkError) -> Parameters {
+        var inEnvelope = true
         do {
             if let parameters = try JSONDecoder().decode(Envelope<Parameters>.self, from: body).parameters {
                 return parameters
             }
+            inEnvelope = false
             return try JSONDecoder().decode(Parameters.self, from: Data("{}".utf8))
         } catch let error as DecodingError {
-            throw .invalidParameter(Self.parameterName(error))
+            throw .invalidParameter(Self.parameterName(error, inEnvelope: inEnvelope))
         } catch {
             throw .invalidParameter("parameters")
         }
     }
 
     /// The top-level parameter a decoding error is about.
-    private static func parameterName(_ error: DecodingError) -> String {
+    private static func parameterName(_ error: DecodingError, inEnvelope: Bool) -> String {
         let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
         case .keyNotFound(let key, let context): (context.codingPath, key)
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
@@ -76,8 +78,8 @@ struct VarlinkCall: Sendable {
         @unknown default: ([], nil)
         }
         let keys = (path + (missing.map { [$0] } ?? [])).map(\.stringValue)
-        // The path starts at the envelope: "parameters", then the parameter itself.
-        return keys.dropFirst().first ?? "parameters"
+        // Within the envelope the path starts at "parameters", then the parameter itself.
+        return keys.dropFirst(inEnvelope ? 1 : 0).first ?? "parameters"
     }
 }
 
