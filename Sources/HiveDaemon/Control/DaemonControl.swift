@@ -77,6 +77,9 @@ final class DaemonControl: Sendable {
             HiveLogging.level = level
             daemon.logger.notice("log level set to \(level) through the control socket")
             return .reply(VarlinkCoding.reply(DaemonAPI.Empty()))
+        case "GetMetrics":
+            let text = HiveMetrics.shared.prometheusText(hive, control: server.statistics)
+            return .reply(VarlinkCoding.reply(DaemonAPI.Metrics(text: text)))
         case "Subscribe":
             guard call.more else { throw .expectedMore }
             return .stream

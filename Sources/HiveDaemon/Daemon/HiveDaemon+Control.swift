@@ -27,7 +27,9 @@ extension HiveDaemon {
     func handle(_ request: ControlRequest, hive: Hive) async {
         switch request.action {
         case .reload:
-            request.complete(Self.reply(to: await reload(hive), path: options.configurationPath))
+            let outcome = await reload(hive)
+            HiveMetrics.shared.recordReload(outcome)
+            request.complete(Self.reply(to: outcome, path: options.configurationPath))
         case .send(let event):
             do {
                 let report = try await hive.send(event)

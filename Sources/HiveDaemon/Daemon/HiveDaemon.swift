@@ -160,6 +160,7 @@ public final class HiveDaemon: Sendable {
             return .invalidConfiguration
         }
         startSystemWatches(configuration, hive: hive)
+        let metrics = HiveMetrics.shared
         let control: ControlServer?
         do {
             control = try startControl(configuration.control, hive: hive)
@@ -176,6 +177,15 @@ public final class HiveDaemon: Sendable {
         }
         let watchdog = startWatchdog(hive)
         defer { watchdog?.cancel() }
+        // An application's own metrics backend is fed periodically; hived's own
+        // Prometheus registry is fed when it is scraped.
+        let flusher = metrics.ownsBackend ? nil : Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(10))
+                metrics.flush(hive, control: control?.statistics)
+            }
+        }
+        defer { flusher?.cancel() }
         return exitStatus(after: await serve(hive))
     }
 
@@ -231,7 +241,7 @@ public final class HiveDaemon: Sendable {
         while true {
             switch await inbox.next() {
             case .reload:
-                await reload(hive)
+                HiveMetrics.shared.recordReload(await reload(hive))
             case .suspend:
                 await setSuspended(true, by: .signal, hive: hive)
             case .resume:

@@ -44,7 +44,10 @@ extension Hive {
         } else {
             report = await fanOut(event, to: entries, concurrently: asyncCount > 0)
         }
-        state.withLock { $0.phase = next }
+        state.withLock { state in
+            state.phase = next
+            state.delivered[Int(kind.rawValue)] += 1
+        }
         if observed { observers.eventDelivered(report, phase: next, since: begin) }
         return report
     }

@@ -47,7 +47,8 @@ extension Hive {
         }
         let addedNames = Set(summary.added)
         let (entries, asyncCount) = state.withLock { state in
-            (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
+            state.delivered[Int(EventKind.reload.rawValue)] += 1
+            return (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
         }
         let observed = observers.isActive
         let begin = observed ? MonotonicClock.nanoseconds() : 0

@@ -78,6 +78,7 @@ extension Hive {
                 running.elapsed > budget(of: entry).nanosecondsClamped,
                 entry.runtime.reportedStall.exchange(running.since, ordering: .relaxed) != running.since
             else { continue }
+            entry.runtime.stats.withLock { $0[Int(running.kind.rawValue)].recordStall() }
             let stall = StalledHandler(
                 module: entry.name, event: running.kind,
                 elapsed: .nanoseconds(Int64(clamping: running.elapsed)), budget: budget(of: entry))

@@ -28,7 +28,10 @@ extension Hive {
             phases.append(initPhase.profile)
         }
         let total = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
-        state.withLock { $0.startup = StartupProfile(phases: phases, total: total) }
+        state.withLock { state in
+            state.startup = StartupProfile(phases: phases, total: total)
+            for phase in phases { state.delivered[Int(phase.event.rawValue)] += 1 }
+        }
         guard let failure else {
             state.withLock { $0.phase = .initialized }
             return

@@ -33,6 +33,8 @@ public final class Hive: Sendable {
         var startup = StartupProfile()
         var monitor: Task<Void, Never>?
         var defaultBudget: Duration
+        /// Events delivered, by `EventKind.rawValue`.
+        var delivered = [Int](repeating: 0, count: EventKind.allCases.count)
 
         // Entries are searched through a buffer pointer, reading one field in place:
         // iterating them (`first(where:)`, even `entries[i].name`) copies whole entries,

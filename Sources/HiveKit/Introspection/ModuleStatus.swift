@@ -42,17 +42,3 @@ extension ModuleEntry.Lifecycle {
         }
     }
 }
-
-extension Hive {
-    /// Every registered module in start order, with its lifecycle state.
-    public var moduleStatuses: [ModuleStatus] {
-        state.withLock { state in
-            state.entries.map { entry in
-                ModuleStatus(
-                    name: entry.name, type: entry.type, level: entry.descriptor.level,
-                    priority: entry.descriptor.priority, isAsync: entry.descriptor.isAsync,
-                    state: entry.lifecycle.state)
-            }
-        }
-    }
-}

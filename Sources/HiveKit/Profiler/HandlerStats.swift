@@ -15,12 +15,19 @@ public struct HandlerStats: Sendable, Hashable {
     public private(set) var last = Duration.zero
     /// The latest call's outcome; `nil` before the first call.
     public private(set) var lastOutcome: HandlerOutcome?
+    /// Calls seen running past their budget by the hive's stall monitor (counted once
+    /// per call, while it runs; it may still return).
+    public private(set) var stalls = 0
 
     /// No calls yet.
     public init() {}
 
     /// The mean duration of a call.
     public var average: Duration { calls == 0 ? .zero : total / calls }
+
+    mutating func recordStall() {
+        stalls += 1
+    }
 
     mutating func record(nanoseconds: UInt64, outcome: HandlerOutcome) {
         let duration = Duration.nanoseconds(Int64(clamping: nanoseconds))

@@ -137,4 +137,33 @@ import Testing
         #expect(try client.reply()["phase"] as? String == "running")
         try await fixture.stop()
     }
+
+    @Test func metricsArePrometheusTextFedByTheProfiler() async throws {
+        let fixture = try await ControlFixture.start()
+        for _ in 0..<3 { _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "tick"]) }
+        try fixture.directory.write("hived.yaml", "modules: [{name: a, type: probe, priority: high}]\n")
+        _ = try await fixture.call("io.hivekit.Daemon.Reload")
+        let ctl = Process()
+        ctl.executableURL = HivedProcess.executable
+        ctl.arguments = ["ctl", "metrics", "--socket", fixture.socket]
+        let output = Pipe()
+        ctl.standardOutput = output
+        try ctl.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ctl.waitUntilExit()
+        #expect(ctl.terminationStatus == 0)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        for expected in [
+            #"hive_handler_duration_seconds_count{module="a",event="custom"} 3"#,
+            #"hive_handler_failures_total{module="b",event="custom"} 0"#,
+            #"hive_events_total{event="custom"} 3"#,
+            #"hive_events_total{event="ready"} 1"#,
+            #"hive_reloads_total{result="invalid"} 1"#,
+            #"hive_control_refused_total{reason="permission"} 0"#,
+        ] {
+            #expect(lines.contains(expected), "missing \(expected) in:\n\(text)")
+        }
+        #expect(text.contains("# TYPE hive_handler_duration_seconds histogram"))
+        try await fixture.stop()
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Who may use the socket: checked with `SO_PEERCRED` against clients run as `nobody`.
-@Suite(.serialized) struct ControlAccessTests {
+@Suite(.serialized) struct ControlPeerTests {
     /// Lets `nobody` reach the socket file, so that the daemon's own check is what decides.
     static func openUp(_ fixture: ControlFixture, socketMode: mode_t) {
         chmod(fixture.directory.path, 0o755)

@@ -1,0 +1,22 @@
+extension Hive {
+    /// Every registered module in start order, with its lifecycle state.
+    public var moduleStatuses: [ModuleStatus] {
+        state.withLock { state in
+            state.entries.map { entry in
+                ModuleStatus(
+                    name: entry.name, type: entry.type, level: entry.descriptor.level,
+                    priority: entry.descriptor.priority, isAsync: entry.descriptor.isAsync,
+                    state: entry.lifecycle.state)
+            }
+        }
+    }
+
+    /// How many times each event was delivered to the hive's modules (start phases,
+    /// ``send(_:)`` and reloads), for metrics.
+    public var deliveredEvents: [EventKind: Int] {
+        let counts = state.withLock { $0.delivered }
+        var result: [EventKind: Int] = [:]
+        for kind in EventKind.allCases where counts[Int(kind.rawValue)] > 0 { result[kind] = counts[Int(kind.rawValue)] }
+        return result
+    }
+}
