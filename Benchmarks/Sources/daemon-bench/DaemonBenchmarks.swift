@@ -24,10 +24,14 @@ struct DaemonBenchmarks {
         self.runs = runs
         self.reloads = reloads
         socket = try NotifySocket(path: directory + "/notify")
-        // A minimal, explicit environment (what systemd passes, roughly).
+        // A minimal, explicit environment (what systemd passes to the packaged unit,
+        // roughly): RUNTIME_DIRECTORY turns hived's control socket on, as it is there.
+        let runtime = directory + "/run"
+        guard mkdir(runtime, 0o700) == 0 || errno == EEXIST else { throw DaemonBenchError("mkdir \(runtime) failed") }
         environment = [
             "PATH=/usr/local/bin:/usr/bin:/bin",
             "NOTIFY_SOCKET=\(socket.path)",
+            "RUNTIME_DIRECTORY=\(runtime)",
         ]
     }
 

@@ -54,7 +54,10 @@ struct Options {
 func runDaemonBenchmarks(_ options: Options, in directory: String) throws {
     let config = directory + "/hived.yaml"
     try write(benchmarkConfiguration(modules: options.modules), to: config)
-    defer { unlink(config) }
+    defer {
+        unlink(config)
+        rmdir(directory + "/run")
+    }
     var bench = try DaemonBenchmarks(
         baseline: Target(label: "C (sd_notify)", arguments: [options.baseline]),
         daemons: options.daemons.map { Target(label: $0.label, arguments: [$0.path, "run", "--config", config]) },

@@ -16,7 +16,8 @@ final class ControlLoop {
     var connections: [ControlConnection] = []
     var subscribers = 0
     private var nextID: UInt64 = 1
-    var scratchBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// Where `recv` reads; allocated at the first read, not at start-up.
+    lazy var scratchBuffer = [UInt8](repeating: 0, count: 16 << 10)
 
     init(server: ControlServer, listener: Int32) {
         self.server = server

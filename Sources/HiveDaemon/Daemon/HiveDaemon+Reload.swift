@@ -35,7 +35,7 @@ extension HiveDaemon {
         if HiveLogging.level != configuration.log.level { changes.append("log level \(configuration.log.level)") }
         hive.defaultBudget = configuration.budgets.event
         HiveLogging.level = configuration.log.level
-        let (oldTarget, oldServices, restartOnly) = current.withLock { current in
+        let (oldTarget, oldServices, restartOnly, oldControl) = current.withLock { current in
             if current.signals != configuration.signals { changes.append("signal map") }
             if current.stopBudget != configuration.budgets.stop {
                 changes.append("stop budget \(configuration.budgets.stop.shortDescription)")
@@ -43,12 +43,13 @@ extension HiveDaemon {
             current.signals = configuration.signals
             current.stopBudget = configuration.budgets.stop
             let restartOnly = applySystemSettings(configuration, to: &current, changes: &changes)
-            return (current.logTarget, current.services, restartOnly)
+            return (current.logTarget, current.services, restartOnly, current.control)
         }
         for (what, changed) in [
             ("environment", configuration.environment != hive.environment),
             ("log.target", configuration.log.target != oldTarget),
             ("services", configuration.services.map(\.withoutLocation) != oldServices.map(\.withoutLocation)),
+            ("control", configuration.control != oldControl),
         ] + restartOnly where changed {
             logger.warning("\(what) changed: takes effect at the next start")
         }

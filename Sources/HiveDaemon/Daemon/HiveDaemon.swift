@@ -47,6 +47,7 @@ public final class HiveDaemon: Sendable {
         var early: [Int32] = []
         /// The configuration file being read, if one is.
         var readingPath: String?
+        var control = ControlConfiguration()
         /// Until `setup` and `init` have finished (or failed).
         var isStarting = true
         /// A stop signal arrived while starting.
@@ -139,6 +140,7 @@ public final class HiveDaemon: Sendable {
             current.services = configuration.services
             current.sleep = configuration.sleep
             current.memoryPressure = configuration.memoryPressure
+            current.control = configuration.control
             current.logger = logger
             current.hive = hive
             current.isConfigured = true
