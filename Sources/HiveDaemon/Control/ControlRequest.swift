@@ -1,7 +1,7 @@
 import HiveKit
 /// A control-socket call that runs on the daemon's event loop, in turn with signals'
 /// requests, and the reply it owes when done.
-final class ControlRequest: Sendable, Equatable, CustomStringConvertible {
+final class ControlRequest: Sendable, Equatable {
     /// What the call asks for.
     enum Action: Sendable {
         /// `Reload`: the same reload as `SIGHUP`.
@@ -22,13 +22,6 @@ final class ControlRequest: Sendable, Equatable, CustomStringConvertible {
     /// Sends the reply.
     func complete(_ reply: [UInt8]) {
         completion(reply)
-    }
-
-    var description: String {
-        switch action {
-        case .reload: "control: Reload"
-        case .send(let event): "control: SendEvent \(event)"
-        }
     }
 
     static func == (lhs: ControlRequest, rhs: ControlRequest) -> Bool { lhs === rhs }

@@ -21,6 +21,8 @@ import Synchronization
 /// | `hive_events_total` | `event` | events delivered to the modules |
 /// | `hive_reloads_total` | `result` (`applied`, `invalid`, `failed`) | configuration reloads |
 /// | `hive_control_refused_total` | `reason` (`permission`, `clients`) | control connections refused |
+/// | `hive_control_connections_total` | `result` (`served`) | control connections served |
+/// | `hive_control_dropped_total` | `reason` (`protocol`, `slow_subscriber`) | control connections closed by hived |
 final class HiveMetrics: Sendable {
     /// The process's metrics: created (and the backend bootstrapped) on first use, at
     /// the daemon's start.
@@ -97,6 +99,9 @@ final class HiveMetrics: Sendable {
             if let control {
                 add(control.denied.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "permission"), in: &state)
                 add(control.overLimit.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "clients"), in: &state)
+                add(control.accepted.load(ordering: .relaxed), to: "hive_control_connections_total", ("result", "served"), in: &state)
+                add(control.malformed.load(ordering: .relaxed), to: "hive_control_dropped_total", ("reason", "protocol"), in: &state)
+                add(control.droppedSubscribers.load(ordering: .relaxed), to: "hive_control_dropped_total", ("reason", "slow_subscriber"), in: &state)
             }
         }
     }

@@ -114,12 +114,12 @@ extension Hive {
             try await entry.module.handle(event, context)
             let elapsed = MonotonicClock.nanoseconds() &- start
             entry.runtime.end(kind, nanoseconds: elapsed, outcome: .succeeded)
-            if observers.isActive { observers.handlerFinished(entry, event, nanoseconds: elapsed, .succeeded) }
+            if observers.isActive { observers.handlerFinished(entry.name, event, nanoseconds: elapsed, .succeeded) }
             return nil
         } catch {
             let elapsed = MonotonicClock.nanoseconds() &- start
             entry.runtime.end(kind, nanoseconds: elapsed, outcome: .failed)
-            if observers.isActive { observers.handlerFinished(entry, event, nanoseconds: elapsed, .failed) }
+            if observers.isActive { observers.handlerFinished(entry.name, event, nanoseconds: elapsed, .failed) }
             return failed(entry, event, error)
         }
     }
@@ -143,7 +143,7 @@ extension Hive {
             case .threw: .failed
             case .timedOut: .abandoned
             }
-            observers.handlerFinished(entry, event, nanoseconds: elapsed, observed)
+            observers.handlerFinished(entry.name, event, nanoseconds: elapsed, observed)
         }
         switch outcome {
         case .returned:
