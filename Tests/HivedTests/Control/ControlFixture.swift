@@ -1,7 +1,7 @@
 import Foundation
 
 /// hived running with its control socket in a test's own directory.
-struct ControlFixture {
+struct ControlFixture: Sendable {
     let directory: TestDirectory
     let hived: HivedProcess
     let socket: String
@@ -41,6 +41,24 @@ struct ControlFixture {
         let result = try await call(method, parameters)
         guard let reply = result["reply"] as? [String: Any] else { throw TestFailure("\(method): \(result)") }
         return reply
+    }
+
+    /// Runs `hived ctl ARGUMENTS --socket SOCKET`; returns its exit status, stdout and stderr.
+    func ctl(_ arguments: String...) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let socket = socket
+        return try await blocking {
+            let ctl = Process()
+            ctl.executableURL = HivedProcess.executable
+            ctl.arguments = ["ctl"] + arguments + ["--socket", socket]
+            let (output, errors) = (Pipe(), Pipe())
+            ctl.standardOutput = output
+            ctl.standardError = errors
+            try ctl.run()
+            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ctl.waitUntilExit()
+            return (ctl.terminationStatus, stdout, stderr)
+        }
     }
 
     /// Stops hived and expects a clean exit and the socket file gone.

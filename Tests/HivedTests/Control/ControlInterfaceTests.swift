@@ -117,24 +117,36 @@ import Testing
 
     @Test func unknownMethodsInterfacesAndBadParametersGetStandardErrors() async throws {
         let fixture = try await ControlFixture.start()
-        let client = try RawControlClient(fixture.socket)
-        client.call("io.hivekit.Daemon.Explode")
-        #expect(try client.reply()["error"] as? String == "org.varlink.service.MethodNotFound")
-        client.call("com.example.Nothing.Call")
-        #expect(try client.reply()["error"] as? String == "org.varlink.service.InterfaceNotFound")
-        client.call("io.hivekit.Daemon.SendEvent", #"{"name":5}"#)
-        let bad = try client.reply()
-        #expect(bad["error"] as? String == "org.varlink.service.InvalidParameter")
-        #expect((bad["parameters"] as? [String: Any])?["parameter"] as? String == "name")
-        client.call("io.hivekit.Daemon.SendEvent", #"{"parameters":{"a":1}}"#)
-        #expect(try client.reply()["error"] as? String == "org.varlink.service.InvalidParameter")
-        client.call("io.hivekit.Daemon.Subscribe")
-        #expect(try client.reply()["error"] as? String == "org.varlink.service.ExpectedMore")
-        client.call("org.varlink.service.GetInterfaceDescription", #"{"interface":"com.example.Nothing"}"#)
-        #expect(try client.reply()["error"] as? String == "org.varlink.service.InterfaceNotFound")
-        // The same connection still works.
-        client.call("io.hivekit.Daemon.GetStatus")
-        #expect(try client.reply()["phase"] as? String == "running")
+        let socket = fixture.socket
+        let errors = try await blocking { () -> [String] in
+            let client = try RawControlClient(socket)
+            func error(_ method: String, _ parameters: String = "{}") throws -> String {
+                client.call(method, parameters)
+                let reply = try client.reply()
+                let name = reply["error"] as? String ?? "none"
+                let parameter = (reply["parameters"] as? [String: Any])?["parameter"] as? String
+                return parameter.map { "\(name) \($0)" } ?? name
+            }
+            return [
+                try error("io.hivekit.Daemon.Explode"),
+                try error("com.example.Nothing.Call"),
+                try error("io.hivekit.Daemon.SendEvent", #"{"name":5}"#),
+                try error("io.hivekit.Daemon.SendEvent", #"{"name":"x","parameters":{"a":1}}"#),
+                try error("io.hivekit.Daemon.Subscribe"),
+                try error("org.varlink.service.GetInterfaceDescription", #"{"interface":"com.example.Nothing"}"#),
+                // The same connection still works.
+                try client.call("io.hivekit.Daemon.GetStatus") ? (client.reply()["phase"] as? String ?? "?") : "closed",
+            ]
+        }
+        #expect(errors == [
+            "org.varlink.service.MethodNotFound",
+            "org.varlink.service.InterfaceNotFound",
+            "org.varlink.service.InvalidParameter name",
+            "org.varlink.service.InvalidParameter parameters",
+            "org.varlink.service.ExpectedMore",
+            "org.varlink.service.InterfaceNotFound",
+            "running",
+        ])
         try await fixture.stop()
     }
 
@@ -143,15 +155,9 @@ import Testing
         for _ in 0..<3 { _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "tick"]) }
         try fixture.directory.write("hived.yaml", "modules: [{name: a, type: probe, priority: high}]\n")
         _ = try await fixture.call("io.hivekit.Daemon.Reload")
-        let ctl = Process()
-        ctl.executableURL = HivedProcess.executable
-        ctl.arguments = ["ctl", "metrics", "--socket", fixture.socket]
-        let output = Pipe()
-        ctl.standardOutput = output
-        try ctl.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ctl.waitUntilExit()
-        #expect(ctl.terminationStatus == 0)
+        let ctl = try await fixture.ctl("metrics")
+        #expect(ctl.status == 0)
+        let text = ctl.stdout
         let lines = Set(text.split(separator: "\n").map(String.init))
         for expected in [
             #"hive_handler_duration_seconds_count{module="a",event="custom"} 3"#,

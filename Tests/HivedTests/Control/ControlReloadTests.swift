@@ -41,16 +41,9 @@ import Testing
         #expect(try await fixture.reply("io.hivekit.Daemon.GetStatus")["phase"] as? String == "running")
 
         // hived ctl prints FILE:LINE: message and exits 78.
-        let ctl = Process()
-        ctl.executableURL = HivedProcess.executable
-        ctl.arguments = ["ctl", "reload", "--socket", fixture.socket]
-        let errors = Pipe()
-        ctl.standardError = errors
-        try ctl.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ctl.waitUntilExit()
-        #expect(ctl.terminationStatus == 78)
-        #expect(text.hasPrefix("\(fixture.configPath):\(line): "), "\(text)")
+        let ctl = try await fixture.ctl("reload")
+        #expect(ctl.status == 78)
+        #expect(ctl.stderr.hasPrefix("\(fixture.configPath):\(line): "), "\(ctl.stderr)")
         try await fixture.stop()
     }
 

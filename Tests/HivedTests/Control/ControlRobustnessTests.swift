@@ -3,7 +3,8 @@ import Testing
 
 /// Nothing a client sends or fails to read can crash the daemon, slow event delivery or
 /// leak: garbage, oversize messages, a missing NUL, too many clients, a subscriber that
-/// never reads, and 10,000 connections.
+/// never reads, and 10,000 connections. The raw clients block, so each runs on a thread
+/// of its own (``blocking(_:)``).
 @Suite(.serialized) struct ControlRobustnessTests {
     /// Whether the daemon closes the connection after `bytes` (then shuts down writing).
     static func closes(after bytes: [UInt8], _ socket: String, shutDown: Bool = false) throws -> Bool {
@@ -16,15 +17,21 @@ import Testing
 
     @Test func garbageMissingTerminatorsAndOversizeMessagesCloseTheConnection() async throws {
         let fixture = try await ControlFixture.start()
-        #expect(try Self.closes(after: Array("not json at all".utf8) + [0], fixture.socket))
-        #expect(try Self.closes(after: Array("[1, 2, 3]".utf8) + [0], fixture.socket))
-        #expect(try Self.closes(after: Array(#"{"method": 42}"#.utf8) + [0], fixture.socket))
-        #expect(try Self.closes(after: [0xff, 0xfe, 0x00], fixture.socket))
-        #expect(try Self.closes(after: Array(#"{"method":"io.hivekit.Daemon.GetStatus"}"#.utf8), fixture.socket, shutDown: true))
-        let oversize = [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) + 100)
-        #expect(try Self.closes(after: Array("{\"method\":\"io.hivekit.Daemon.GetStatus\",\"x\":\"".utf8) + oversize, fixture.socket))
-        let deep = String(repeating: "[", count: 100_000)
-        #expect(try Self.closes(after: Array("{\"method\":\"x.Y\",\"parameters\":\(deep)".utf8) + [0], fixture.socket))
+        let socket = fixture.socket
+        let closed = try await blocking { () -> [Bool] in
+            let oversize = [UInt8](repeating: UInt8(ascii: " "), count: (1 << 20) + 100)
+            let deep = String(repeating: "[", count: 100_000)
+            return [
+                try Self.closes(after: Array("not json at all".utf8) + [0], socket),
+                try Self.closes(after: Array("[1, 2, 3]".utf8) + [0], socket),
+                try Self.closes(after: Array(#"{"method": 42}"#.utf8) + [0], socket),
+                try Self.closes(after: [0xff, 0xfe, 0x00], socket),
+                try Self.closes(after: Array(#"{"method":"io.hivekit.Daemon.GetStatus"}"#.utf8), socket, shutDown: true),
+                try Self.closes(after: Array("{\"method\":\"io.hivekit.Daemon.GetStatus\",\"x\":\"".utf8) + oversize, socket),
+                try Self.closes(after: Array("{\"method\":\"x.Y\",\"parameters\":\(deep)".utf8) + [0], socket),
+            ]
+        }
+        #expect(closed == Array(repeating: true, count: 7))
         // A call and its answer still work afterwards, and the daemon is unharmed.
         #expect(try await fixture.reply("io.hivekit.Daemon.GetStatus")["phase"] as? String == "running")
         #expect(fixture.hived.process.isRunning)
@@ -33,67 +40,75 @@ import Testing
 
     @Test func atMostSixtyFourClientsAtOnce() async throws {
         let fixture = try await ControlFixture.start()
-        var clients: [RawControlClient] = []
-        for _ in 0..<64 {
-            let client = try RawControlClient(fixture.socket)
-            client.call("org.varlink.service.GetInfo")
-            _ = try client.reply()
-            clients.append(client)
+        let socket = fixture.socket
+        let (extraServed, laterServed) = try await blocking { () -> (Bool, Bool) in
+            var clients: [RawControlClient] = []
+            for _ in 0..<64 {
+                let client = try RawControlClient(socket)
+                client.call("org.varlink.service.GetInfo")
+                _ = try client.reply()
+                clients.append(client)
+            }
+            let extra = try RawControlClient(socket)
+            extra.call("org.varlink.service.GetInfo")
+            var extraServed = true
+            if case .closed = extra.receive() { extraServed = false }
+            clients.removeLast()
+            // Once one leaves, a new client is served (the daemon may take a moment to notice).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let client = try RawControlClient(socket)
+                client.call("org.varlink.service.GetInfo")
+                if case .message = client.receive() { return (extraServed, true) }
+            }
+            return (extraServed, false)
         }
-        let extra = try RawControlClient(fixture.socket)
-        extra.call("org.varlink.service.GetInfo")
-        if case .closed = extra.receive() {} else { Issue.record("the 65th client was served") }
-        clients.removeLast()
-        // Once one leaves, a new client is served (the daemon may take a moment to notice).
-        let deadline = ContinuousClock.now + .seconds(10)
-        var served = false
-        while !served, ContinuousClock.now < deadline {
-            let client = try RawControlClient(fixture.socket)
-            client.call("org.varlink.service.GetInfo")
-            if case .message = client.receive() { served = true }
-        }
-        #expect(served)
+        #expect(!extraServed, "the 65th client was served")
+        #expect(laterServed)
         try await fixture.stop()
     }
 
     @Test func aSubscriberThatStopsReadingIsDroppedAndDeliveryGoesOn() async throws {
         let modules = (0..<20).map { "m\($0)" }
         let fixture = try await ControlFixture.start(modules: modules)
-        let silent = try RawControlClient(fixture.socket)
-        var size: Int32 = 4096
-        setsockopt(silent.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        silent.call("io.hivekit.Daemon.Subscribe", more: true)
-        let sender = try RawControlClient(fixture.socket)
-        let start = ContinuousClock.now
-        var sent = 0
-        while !fixture.hived.stderr.contains("dropped the subscriber"), sent < 5000 {
-            sender.call("io.hivekit.Daemon.SendEvent", #"{"name":"flood"}"#)
-            let reply: [String: Any]
-            do { reply = try sender.reply() } catch { throw TestFailure("event \(sent): \(error); hived: \(fixture.hived.stderr.suffix(2000))") }
-            #expect(reply["delivered"] as? Int == modules.count + 2)
-            sent += 1
-        }
-        let elapsed = ContinuousClock.now - start
-        #expect(fixture.hived.stderr.contains("dropped the subscriber"), "after \(sent) events")
-        #expect(elapsed < .seconds(60), "delivery went on at its own pace: \(sent) events in \(elapsed)")
-        // The dropped subscriber's connection is closed once what it was sent is read.
-        var closed = false
-        while !closed {
-            switch silent.receive(timeout: .seconds(10)) {
-            case .closed: closed = true
-            case .timedOut: Issue.record("the dropped subscriber was not closed"); closed = true
-            case .message: continue
+        let (socket, hived) = (fixture.socket, fixture.hived)
+        let (sent, elapsed, delivered, silentClosed) = try await blocking { () -> (Int, Duration, Set<Int>, Bool) in
+            let silent = try RawControlClient(socket)
+            var size: Int32 = 4096
+            setsockopt(silent.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            silent.call("io.hivekit.Daemon.Subscribe", more: true)
+            let sender = try RawControlClient(socket)
+            let start = ContinuousClock.now
+            var sent = 0
+            var delivered = Set<Int>()
+            while !hived.stderr.contains("dropped the subscriber"), sent < 5000 {
+                sender.call("io.hivekit.Daemon.SendEvent", #"{"name":"flood"}"#)
+                delivered.insert(try sender.reply()["delivered"] as? Int ?? -1)
+                sent += 1
+            }
+            let elapsed = ContinuousClock.now - start
+            // The dropped subscriber's connection is closed once what it was sent is read.
+            while true {
+                switch silent.receive(timeout: .seconds(10)) {
+                case .closed: return (sent, elapsed, delivered, true)
+                case .timedOut: return (sent, elapsed, delivered, false)
+                case .message: continue
+                }
             }
         }
+        #expect(fixture.hived.stderr.contains("dropped the subscriber"), "after \(sent) events")
+        #expect(delivered == [modules.count + 2])
+        #expect(elapsed < .seconds(60), "delivery went on at its own pace: \(sent) events in \(elapsed)")
+        #expect(silentClosed, "the dropped subscriber's connection was closed")
         try await fixture.stop()
     }
 
     @Test func tenThousandConnectionsLeaveDescriptorsAndMemoryWhereTheyWere() async throws {
         let fixture = try await ControlFixture.start()
-        let pid = fixture.hived.pid
-        func cycles(_ count: Int) throws {
+        let (socket, pid) = (fixture.socket, fixture.hived.pid)
+        @Sendable func cycles(_ count: Int) throws {
             for index in 0..<count {
-                let client = try RawControlClient(fixture.socket)
+                let client = try RawControlClient(socket)
                 if index % 10 == 0 {
                     client.call("io.hivekit.Daemon.GetStatus")
                     _ = try client.reply()
@@ -106,11 +121,11 @@ import Testing
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
         }
-        try cycles(1000)  // warm-up: allocator arenas, the socket thread's buffers
+        try await blocking { try cycles(1000) }  // warm-up: allocator arenas, the socket thread's buffers
         // The daemon closes a connection when it sees the hang-up; give it the moment.
         try await Task.sleep(for: .milliseconds(200))
         let (fdsBefore, rssBefore) = (descriptors(), residentKiB())
-        try cycles(10_000)
+        try await blocking { try cycles(10_000) }
         try await Task.sleep(for: .milliseconds(200))
         var fdsAfter = descriptors()
         let deadline = ContinuousClock.now + .seconds(10)

@@ -48,15 +48,9 @@ enum VarlinkPython {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// ``run(_:as:timeout:)`` on a thread of Dispatch's, so the blocking waits keep off
-    /// the tests' cooperative threads.
+    /// ``run(_:as:timeout:)`` on a thread of its own (see ``blocking(_:)``).
     static func runInBackground(_ arguments: [String], as user: PeerIdentity? = nil) async throws -> [[String: Any]] {
-        let result: Result<String, any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { try run(arguments, as: user) })
-            }
-        }
-        return try lines(result.get())
+        try lines(await blocking { try run(arguments, as: user) })
     }
 
     /// One call: `["reply": parameters]`, or `["error": name, "parameters": …]`.
