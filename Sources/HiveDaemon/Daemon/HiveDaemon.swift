@@ -132,6 +132,8 @@ public final class HiveDaemon: Sendable {
         if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
         }
+        // Before any module is built, so a module's swift-metrics objects get the backend.
+        let metrics = HiveMetrics.shared
         let hive = Hive(configuration.hiveConfiguration(logger: logger))
         let (early, stopRequested) = current.withLock { current in
             current.signals = configuration.signals
@@ -162,7 +164,6 @@ public final class HiveDaemon: Sendable {
             return .invalidConfiguration
         }
         startSystemWatches(configuration, hive: hive)
-        let metrics = HiveMetrics.shared
         let control: ControlServer?
         do {
             control = try startControl(configuration.control, hive: hive)

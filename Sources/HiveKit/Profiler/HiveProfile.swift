@@ -11,7 +11,7 @@ public struct HiveProfile: Sendable {
         public let priority: Int
         /// Whether it is async.
         public let isAsync: Bool
-        /// Statistics per event kind the module received.
+        /// Statistics per event kind the module received (or is receiving, past its budget).
         public let events: [EventKind: HandlerStats]
         /// Statistics per route and action the module offers, keyed `route PATTERN` and
         /// `action NAME` (only those called at least once).
@@ -51,7 +51,8 @@ extension Hive {
         let modules = entries.map { entry in
             let stats = entry.runtime.stats.withLock { $0 }
             var events: [EventKind: HandlerStats] = [:]
-            for kind in EventKind.allCases where stats[Int(kind.rawValue)].calls > 0 {
+            // A first call still running but already stalled counts too.
+            for kind in EventKind.allCases where stats[Int(kind.rawValue)].calls > 0 || stats[Int(kind.rawValue)].stalls > 0 {
                 events[kind] = stats[Int(kind.rawValue)]
             }
             return HiveProfile.Module(
