@@ -45,21 +45,23 @@ extension DaemonControl {
     /// `ListRoutes`.
     func routes() -> DaemonAPI.Routes {
         DaemonAPI.Routes(routes: hive.router.definitions.map {
-            DaemonAPI.Route(pattern: $0.pattern, priority: $0.priority, owner: $0.owner)
+            DaemonAPI.Route(pattern: $0.pattern, priority: $0.priority, owner: $0.owner, scheme: $0.scheme)
         })
     }
 
     /// `ListActions`.
     func actions() -> DaemonAPI.Actions {
         DaemonAPI.Actions(actions: hive.mediator.definitions.map {
-            DaemonAPI.Action(target: $0.target, action: $0.name, owner: $0.target)
+            DaemonAPI.Action(target: $0.target, action: $0.name, owner: $0.target, acceptsURLs: $0.acceptsURLs)
         })
     }
 
     /// `ListServices`.
     func services() -> DaemonAPI.Services {
         DaemonAPI.Services(services: hive.services.definitions.map {
-            DaemonAPI.Service(service: $0.service, name: $0.name, lifetime: $0.lifetime.rawValue, owner: $0.owner)
+            DaemonAPI.Service(
+                service: $0.service, name: $0.name, lifetime: $0.lifetime.rawValue, owner: $0.owner,
+                implementation: $0.implementation)
         })
     }
 }

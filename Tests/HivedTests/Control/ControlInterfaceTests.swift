@@ -95,24 +95,33 @@ import Testing
     @Test func listingsNameTheOwnerModule() async throws {
         let fixture = try await ControlFixture.start()
         let routes = try #require(try await fixture.reply("io.hivekit.Daemon.ListRoutes")["routes"] as? [[String: Any]])
-        #expect(routes.contains { $0["pattern"] as? String == "hive://heartbeat/reset" && $0["owner"] as? String == "heartbeat" })
+        #expect(routes.contains {
+            $0["pattern"] as? String == "hive://heartbeat/reset" && $0["owner"] as? String == "heartbeat"
+                && $0["scheme"] as? String == "hive"
+        })
         let actions = try #require(try await fixture.reply("io.hivekit.Daemon.ListActions")["actions"] as? [[String: Any]])
-        #expect(actions.contains { $0["target"] as? String == "heartbeat" && $0["action"] as? String == "beats" })
+        #expect(actions.contains {
+            $0["target"] as? String == "heartbeat" && $0["action"] as? String == "beats" && $0["urls"] as? Bool == false
+        })
         let services = try #require(try await fixture.reply("io.hivekit.Daemon.ListServices")["services"] as? [[String: Any]])
-        #expect(services.contains { $0["service"] as? String == "WallClock" && $0["lifetime"] as? String == "singleton" })
+        #expect(services.contains {
+            $0["service"] as? String == "WallClock" && $0["lifetime"] as? String == "singleton"
+                && $0["implementation"] as? String == "SystemClock" && $0["owner"] == nil
+        })
         try await fixture.stop()
     }
 
     @Test func setLogLevelAppliesAtOnceAndRejectsUnknownLevels() async throws {
         let fixture = try await ControlFixture.start()
-        #expect(!fixture.hived.stderr.contains("probe received ready"))
         _ = try await fixture.reply("io.hivekit.Daemon.SetLogLevel", ["level": "debug"])
         _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "noisy"])
-        #expect(fixture.hived.stderr.contains("probe received custom"), "debug lines appear once the level is debug")
         let bad = try await fixture.call("io.hivekit.Daemon.SetLogLevel", ["level": "loud"])
         #expect(bad["error"] as? String == "org.varlink.service.InvalidParameter")
         #expect((bad["parameters"] as? [String: Any])?["parameter"] as? String == "level")
-        try await fixture.stop()
+        try await fixture.stop()  // the log is complete once hived exited
+        let log = fixture.hived.stderr
+        #expect(!log.contains("probe received ready"), "at info, the probes' debug lines are not written")
+        #expect(log.contains("probe received custom"), "once the level is debug, they are")
     }
 
     @Test func unknownMethodsInterfacesAndBadParametersGetStandardErrors() async throws {

@@ -17,8 +17,12 @@ import Testing
         Self.openUp(fixture, socketMode: 0o666)
         let refused = try await fixture.call("io.hivekit.Daemon.GetStatus", as: .nobody)
         #expect(refused["error"] as? String == "io.hivekit.Daemon.PermissionDenied", "\(refused)")
-        let log = fixture.hived.stderr
-        #expect(log.contains("refused uid 65534, pid "), "\(log)")
+        // Logs are written by a thread of their own: wait for the line.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !fixture.hived.stderr.contains("refused uid 65534, pid "), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(fixture.hived.stderr.contains("refused uid 65534, pid "), "\(fixture.hived.stderr)")
         // root still gets in.
         #expect(try await fixture.reply("io.hivekit.Daemon.GetStatus")["phase"] as? String == "running")
         try await fixture.stop()

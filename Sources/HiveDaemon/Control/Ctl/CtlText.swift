@@ -86,13 +86,15 @@ enum CtlText {
     }
 
     static func actions(_ actions: DaemonAPI.Actions) -> String {
-        table([["TARGET", "ACTION", "OWNER"]] + actions.actions.map { [$0.target, $0.action, $0.owner] })
+        table([["TARGET", "ACTION", "OWNER", "URLS"]] + actions.actions.map {
+            [$0.target, $0.action, $0.owner, $0.acceptsURLs ? "yes" : "no"]
+        })
             .joined(separator: "\n")
     }
 
     static func services(_ services: DaemonAPI.Services) -> String {
-        table([["SERVICE", "NAME", "LIFETIME", "OWNER"]] + services.services.map {
-            [$0.service, $0.name ?? "-", $0.lifetime, $0.owner ?? "-"]
+        table([["SERVICE", "NAME", "LIFETIME", "IMPLEMENTATION", "OWNER"]] + services.services.map {
+            [$0.service, $0.name ?? "-", $0.lifetime, $0.implementation ?? "-", $0.owner ?? "-"]
         }).joined(separator: "\n")
     }
 

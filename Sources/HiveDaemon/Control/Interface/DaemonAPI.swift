@@ -108,6 +108,7 @@ enum DaemonAPI {
         let pattern: String
         let priority: Int
         let owner: String?
+        let scheme: String?
     }
 
     /// `ListRoutes`.
@@ -120,6 +121,11 @@ enum DaemonAPI {
         let target: String
         let action: String
         let owner: String
+        let acceptsURLs: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case target, action, owner, acceptsURLs = "urls"
+        }
     }
 
     /// `ListActions`.
@@ -133,6 +139,7 @@ enum DaemonAPI {
         let name: String?
         let lifetime: String
         let owner: String?
+        let implementation: String?
     }
 
     /// `ListServices`.

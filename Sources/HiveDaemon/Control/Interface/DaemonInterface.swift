@@ -43,14 +43,23 @@ enum DaemonInterface {
         # A hook that threw or was abandoned.
         type Failure (module: string, event: string, message: string)
 
-        # A route; owner is the module that registered it (null: the daemon itself).
-        type Route (pattern: string, priority: int, owner: ?string)
+        # A route; owner is the module that registered it (null: the daemon itself);
+        # scheme is its table's (null: the global table).
+        type Route (pattern: string, priority: int, owner: ?string, scheme: ?string)
 
-        # An action; its target is the module that registered it.
-        type Action (target: string, action: string, owner: string)
+        # An action; its target is the module that registered it; urls says whether a
+        # URL may perform it.
+        type Action (target: string, action: string, owner: string, urls: bool)
 
-        # A service registration; lifetime is singleton or transient.
-        type Service (service: string, name: ?string, lifetime: string, owner: ?string)
+        # A service registration; lifetime is singleton or transient; implementation is
+        # the catalog name it came from (null: a factory registered in code).
+        type Service (
+          service: string,
+          name: ?string,
+          lifetime: string,
+          owner: ?string,
+          implementation: ?string
+        )
 
         # The daemon and its modules. phase is the hive's: created, starting,
         # initialized, running, suspended, terminating, stopped or failed.
