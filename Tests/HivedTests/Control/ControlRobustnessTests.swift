@@ -4,8 +4,9 @@ import Testing
 /// Nothing a client sends or fails to read can crash the daemon, slow event delivery or
 /// leak: garbage, oversize messages, a missing NUL, too many clients, a subscriber that
 /// never reads, and 10,000 connections. The raw clients block, so each runs on a thread
-/// of its own (``blocking(lowPriority:_:)``); the stress loops, and the daemon they stress,
-/// run at a lower priority than the other tests in the process.
+/// of its own (``blocking(lowPriority:_:)``); the stress loops, like the daemon they stress
+/// (``ControlFixture/start(modules:control:extra:)``), run at a lower priority than the
+/// other tests in the process.
 @Suite(.serialized) struct ControlRobustnessTests {
     /// Whether the daemon closes the connection after `bytes` (then shuts down writing).
     static func closes(after bytes: [UInt8], _ socket: String, shutDown: Bool = false) throws -> Bool {
@@ -73,7 +74,6 @@ import Testing
         let modules = (0..<20).map { "m\($0)" }
         let fixture = try await ControlFixture.start(modules: modules)
         let (socket, hived) = (fixture.socket, fixture.hived)
-        lowerPriority(of: hived.pid)
         let (sent, elapsed, delivered, silentClosed) = try await blocking(lowPriority: true) { () -> (Int, Duration, Set<Int>, Bool) in
             let silent = try RawControlClient(socket)
             var size: Int32 = 4096
@@ -123,7 +123,6 @@ import Testing
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
         }
-        lowerPriority(of: pid)
         try await blocking(lowPriority: true) { try cycles(1000) }  // warm-up: allocator arenas, buffers
         // The daemon closes a connection when it sees the hang-up; give it the moment.
         try await Task.sleep(for: .milliseconds(200))
