@@ -27,9 +27,9 @@ struct ControlFixture: Sendable {
         let directory = try TestDirectory()
         let path = try directory.write("hived.yaml", configuration(directory, modules: modules, control: control, extra: extra))
         let hived = try HivedProcess(["run", "--config", path], in: directory)
-        try await hived.waitForReady()
         // Below the other tests' priority: they time hooks against budgets of 100 ms.
         lowerPriority(of: hived.pid)
+        try await hived.waitForReady()
         return ControlFixture(directory: directory, hived: hived, socket: directory.file("control"), configPath: path)
     }
 

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+extension ControlSocketTests {
+    /// `Reload` through the socket: the same reload as `SIGHUP`, answered when done.
+    @Suite struct ReloadTests {
+        @Test func reloadAnswersWhatChangedWithTheSameNotifications() async throws {
+            let fixture = try await ControlFixture.start(modules: ["keep", "old"])
+            let notify = try #require(fixture.hived.notify)
+            let before = notify.messages.count
+            try fixture.directory.write("hived.yaml", ControlFixture.configuration(fixture.directory, modules: ["keep", "new"]))
+            let reply = try await fixture.reply("io.hivekit.Daemon.Reload")
+            #expect(reply["added"] as? [String] == ["new"])
+            #expect(reply["removed"] as? [String] == ["old"])
+            #expect(reply["reloaded"] as? Int == 3)
+            // Answered after the reload: RELOADING=1 then READY=1 were already sent.
+            try await notify.waitFor(after: before, "READY=1 after the reload") { $0.hasPrefix("READY=1") }
+            let messages = notify.stateMessages.suffix(2)
+            #expect(messages.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true, "\(messages)")
+            #expect(messages.last?.contains("added new") == true, "\(messages)")
+            let names = try #require(try await fixture.reply("io.hivekit.Daemon.GetStatus")["modules"] as? [[String: Any]])
+            #expect(names.compactMap { $0["name"] as? String } == ["keep", "heartbeat", "reporter", "new"], "new modules join in registration order within their level and priority")
+            try await fixture.stop()
+        }
+
+        @Test func reloadOfABadFileIsConfigurationInvalidAndChangesNothing() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a"])
+            let good = try String(contentsOfFile: fixture.configPath, encoding: .utf8)
+            let bad = good.replacingOccurrences(of: "  - {name: a, type: probe", with: "  - {name: a, priority: high, type: probe")
+            try fixture.directory.write("hived.yaml", bad)
+            let line = bad.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("priority: high") }! + 1
+            let result = try await fixture.call("io.hivekit.Daemon.Reload")
+            #expect(result["error"] as? String == "io.hivekit.Daemon.ConfigurationInvalid")
+            let parameters = try #require(result["parameters"] as? [String: Any])
+            #expect(parameters["file"] as? String == fixture.configPath)
+            #expect(parameters["line"] as? Int == line)
+            #expect((parameters["message"] as? String)?.contains("expected an integer") == true, "\(parameters)")
+            // Nothing changed: no module received reload, and the status line says why.
+            #expect(try ProbeFile(path: fixture.events).modules(receiving: "reload").isEmpty)
+            let notify = try #require(fixture.hived.notify)
+            try await notify.waitFor(after: 0, "the failed reload's READY=1") { $0.contains("reload failed") }
+            #expect(try await fixture.reply("io.hivekit.Daemon.GetStatus")["phase"] as? String == "running")
+
+            // hived ctl prints FILE:LINE: message and exits 78.
+            let ctl = try await fixture.ctl("reload")
+            #expect(ctl.status == 78)
+            #expect(ctl.stderr.hasPrefix("\(fixture.configPath):\(line): "), "\(ctl.stderr)")
+            try await fixture.stop()
+        }
+
+        @Test func subscribeStreamsEveryHandlerAndEventDuringAReload() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a", "b"])
+            let output = fixture.directory.file("subscriber")
+            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "reload", output: output)
+            defer { if subscriber.isRunning { subscriber.terminate() } }
+            // Wait until the subscription is live: events sent before it are not streamed.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var live = false
+            while !live, ContinuousClock.now < deadline {
+                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
+                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                live = text.contains("\"ping\"")
+            }
+            #expect(live, "the subscriber received events")
+            _ = try await fixture.reply("io.hivekit.Daemon.Reload")
+            while subscriber.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8)).compactMap { $0["notice"] as? [String: Any] }
+            let reload = notices.filter { $0["event"] as? String == "reload" }
+            #expect(Set(reload.compactMap { $0["module"] as? String }) == ["a", "b", "heartbeat", "reporter"])
+            #expect(reload.allSatisfy { $0["phase"] as? String == "running" && $0["failed"] as? Bool == false })
+            let delivered = try #require(reload.last)
+            #expect(delivered["module"] == nil, "the last notice is the event itself")
+            #expect(delivered["duration_usec"] is Int)
+            let ping = try #require(notices.first { $0["name"] as? String == "ping" })
+            #expect(ping["event"] as? String == "custom")
+            try await fixture.stop()
+        }
+    }
+}
