@@ -6,13 +6,18 @@ import Glibc
 import Darwin
 #endif
 
-/// The one lock a store's singleton creations, removals and replacements take (Swinject's
-/// recursive container lock), and the counter that orders creations across the store.
+/// The one lock a store's singleton creations take (Swinject's recursive container lock),
+/// and the counter that orders creations across the store.
 ///
 /// It is recursive for the thread holding it: a factory running under it may create the
-/// other singletons it needs, or unregister services, without locking again. A single
-/// lock rather than one per service means two factories that need each other can never
-/// wait for each other from two threads: first creations in one store run one at a time.
+/// other singletons it needs without locking again. A single lock rather than one per
+/// service means two factories that need each other can never wait for each other from
+/// two threads: first creations in one store run one at a time.
+///
+/// Only resolves take it. Removals, replacements and the release at the end of a stop do
+/// not: they run on the hive's event path (`unregister`, a reload, a stop), which must not
+/// wait on a factory that a module's own task runs outside any hook's budget — the
+/// watchdog would go on being fed while the daemon is stuck (see `ServiceSlot.retire`).
 final class CreationLock: Sendable {
     private let mutex = Mutex<Void>(())
     /// The thread holding `mutex`, 0 when none. Only the holder stores its own id, and it

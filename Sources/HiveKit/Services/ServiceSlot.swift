@@ -4,7 +4,9 @@ import Synchronization
 ///
 /// A created singleton is read with one atomic load and no lock. A first creation runs
 /// under the store's ``CreationLock``, so the factory runs exactly once however many
-/// tasks resolve at once, and removals wait for it. A factory that resolves its own
+/// tasks resolve at once. Removals never wait for a factory: the slot's own lock decides
+/// whether the singleton was published before the removal (the remover releases it) or
+/// not (the creator does, and its resolve fails). A factory that resolves its own
 /// service on the same thread, directly or through other factories, gets
 /// `.circularDependency` instead of a deadlock or endless recursion. The slot is not
 /// generic (see ``InstanceBox``); the store guarantees that the `Service` a caller
@@ -78,13 +80,23 @@ final class ServiceSlot: Sendable {
             if let box = instance.load() { return box }
             if let error = removalError() { throw error }
             let box = try make(order: lock.takeOrder())
-            // Unregistered by the factory itself (or one it called): nobody else will
-            // release it.
-            if let error = removalError() {
+            guard publish(box) else {
+                // Removed while the factory ran: nobody else will release it.
                 box.releasing?.release()
-                throw error
+                throw removalError() ?? ServiceStore.stopped(key, "resolve", module: owner)
             }
-            return instance.storeIfNil(box)
+            return box
+        }
+    }
+
+    /// Stores the created singleton unless the slot left its store meanwhile; `false`
+    /// then. Under `state`'s lock, like ``retire(_:)``: of the two, whichever comes second
+    /// sees what the first did.
+    private func publish(_ box: InstanceBox) -> Bool {
+        state.withLock { state in
+            guard state.removal == nil else { return false }
+            _ = instance.storeIfNil(box)
+            return true
         }
     }
 
@@ -132,24 +144,21 @@ final class ServiceSlot: Sendable {
         }
     }
 
-    /// Marks the slot as gone from its store; call under the creation lock, so that no
-    /// singleton can be created for it afterwards, except by a factory already running
-    /// on this thread (which then releases it itself).
-    func retire(_ removal: Removal) {
-        state.withLock { $0.removal = removal }
+    /// Marks the slot as gone from its store, without waiting for a factory that runs
+    /// for it: from now on no singleton is published for it.
+    ///
+    /// - Returns: the singleton created before, which the caller releases; `nil` when none
+    ///   was (a factory still running then releases its own instance).
+    func retire(_ removal: Removal) -> InstanceBox? {
+        state.withLock { state in
+            state.removal = removal
+            return instance.load()
+        }
     }
 
     /// The registration as listings show it.
     var definition: ServiceDefinition {
         ServiceDefinition(
             service: key.typeName, name: key.name, lifetime: lifetime, implementation: implementation, owner: owner)
-    }
-
-    /// When its singleton was created (a hive-wide sequence number), if it was.
-    var creationOrder: Int? { instance.load()?.order }
-
-    /// Calls ``ServiceReleasing/release()`` on the created singleton, if it conforms.
-    func releaseInstance() {
-        instance.load()?.releasing?.release()
     }
 }

@@ -3,9 +3,10 @@ import Synchronization
 /// The hive's service registrations (BeeHive's `BHServiceManager`); reached through the
 /// scoped ``ServiceRegistry`` views of ``Hive/services`` and ``ModuleContext/services``.
 ///
-/// Removing, replacing and releasing registrations take the ``CreationLock``, so they
-/// wait for a singleton being created and then release it too. After ``close()`` the
-/// store is empty and refuses new registrations.
+/// Removing, replacing and releasing registrations never wait for a factory (they run on
+/// the event path: `unregister`, a reload, a stop): a singleton still being created when
+/// its registration goes is released by the resolve that created it, which then fails.
+/// After ``close()`` the store is empty and refuses new registrations.
 final class ServiceStore: Sendable {
     /// Every registration, plus the unnamed ones again by type alone, whose key hashes
     /// faster: the common resolve.
@@ -48,7 +49,7 @@ final class ServiceStore: Sendable {
     }
 
     private let slots = Mutex(Slots())
-    /// Serialises singleton creation with removals; numbers creations.
+    /// Serialises singleton creations; numbers them.
     let creation = CreationLock()
 
     /// The registration under `key`: one lock, one dictionary lookup.
@@ -61,8 +62,7 @@ final class ServiceStore: Sendable {
     var isClosed: Bool { slots.withLock { $0.isClosed } }
 
     /// Adds `slot`; an existing registration under the same key is an error unless
-    /// `replacing` is set, in which case it is released and replaced (after its
-    /// singleton, if being created, is).
+    /// `replacing` is set, in which case it is replaced and its singleton released.
     ///
     /// - Throws: ``HiveError`` `.duplicateRegistration`, or `.refusedEvent` once the
     ///   store is closed.
@@ -71,12 +71,8 @@ final class ServiceStore: Sendable {
             _ = try put(slot, replacing: false)
             return
         }
-        let replaced = try creation.withLock { () throws(HiveError) -> ServiceSlot? in
-            let replaced = try put(slot, replacing: true)
-            replaced?.retire(.removed)
-            return replaced
-        }
-        replaced?.releaseInstance()
+        let replaced = try put(slot, replacing: true)
+        replaced?.retire(.removed)?.releasing?.release()
     }
 
     private func put(_ slot: ServiceSlot, replacing: Bool) throws(HiveError) -> ServiceSlot? {
@@ -94,43 +90,30 @@ final class ServiceStore: Sendable {
 
     /// Removes one registration, releasing its singleton; `true` if there was one.
     func remove(_ key: ServiceKey) -> Bool {
-        let removed = creation.withLock { () -> ServiceSlot? in
-            let removed = slots.withLock { $0.removeValue(forKey: key) }
-            removed?.retire(.removed)
-            return removed
-        }
-        guard let removed else { return false }
-        removed.releaseInstance()
+        guard let removed = slots.withLock({ $0.removeValue(forKey: key) }) else { return false }
+        removed.retire(.removed)?.releasing?.release()
         return true
     }
 
     /// Removes every registration `owner` made, releasing its singletons newest first.
     func removeAll(ownedBy owner: String) {
-        let removed = creation.withLock { () -> [ServiceSlot] in
-            let mine = slots.withLock { slots -> [ServiceSlot] in
-                let mine = slots.values.filter { $0.owner == owner }
-                for slot in mine { slots.removeValue(forKey: slot.key) }
-                return mine
-            }
-            for slot in mine { slot.retire(.removed) }
+        let mine = slots.withLock { slots -> [ServiceSlot] in
+            let mine = slots.values.filter { $0.owner == owner }
+            for slot in mine { slots.removeValue(forKey: slot.key) }
             return mine
         }
-        Self.release(consume removed)
+        Self.release(mine.compactMap { $0.retire(.removed) })
     }
 
     /// Removes every registration and releases every created singleton, newest first, for
     /// good: from then on a resolve or a registration throws `.refusedEvent` and
-    /// `isAvailable` is `false`. Waits for a singleton being created, and releases it too.
+    /// `isAvailable` is `false`. A singleton still being created is released by its creator.
     func close() {
-        let closed = creation.withLock { () -> [ServiceSlot] in
-            let all = slots.withLock { slots -> [ServiceSlot] in
-                slots.isClosed = true
-                return slots.removeAll()
-            }
-            for slot in all { slot.retire(.closed) }
-            return all
+        let all = slots.withLock { slots -> [ServiceSlot] in
+            slots.isClosed = true
+            return slots.removeAll()
         }
-        Self.release(consume closed)
+        Self.release(all.compactMap { $0.retire(.closed) })
     }
 
     /// The registered keys, for listings.
@@ -144,12 +127,11 @@ final class ServiceStore: Sendable {
         HiveError(.refusedEvent, module: module, "the hive has stopped: cannot \(verb) service '\(key)'")
     }
 
-    /// Releases the created singletons among `slots`, newest first, dropping each one
-    /// right after its release so `deinit`s run in the same order when nobody else
-    /// holds the instance.
-    private static func release(_ slots: consuming [ServiceSlot]) {
-        var created = (consume slots).compactMap { slot in slot.creationOrder.map { (slot, $0) } }
-        created.sort { $0.1 < $1.1 }
-        while let (slot, _) = created.popLast() { slot.releaseInstance() }
+    /// Releases the singletons `created`, newest first, dropping each one right after its
+    /// release so `deinit`s run in the same order when nobody else holds the instance.
+    private static func release(_ created: consuming [InstanceBox]) {
+        var created = consume created
+        created.sort { $0.order < $1.order }
+        while let box = created.popLast() { box.releasing?.release() }
     }
 }

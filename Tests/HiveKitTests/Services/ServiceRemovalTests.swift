@@ -29,43 +29,58 @@ final class HeldFactory: Sendable {
     func finish() { proceed.signal() }
 }
 
-/// Whatever is created for a registration that goes away meanwhile is released: removals
-/// wait for a singleton being created.
-/// Serialized: a removal waiting for a held factory blocks a thread of the cooperative
-/// pool, and two at once would leave none to let the factories go on.
-@Suite(.serialized) struct ServiceRemovalTests {
-    /// Resolves `Resource` on a new thread while `factory` holds its creation, runs
-    /// `remove` on another thread, and checks that it waits for the factory; returns once
-    /// both are done.
-    private func removeWhileCreating(
-        _ services: ServiceRegistry, _ factory: HeldFactory, remove: @escaping @Sendable () -> Void
-    ) async throws {
-        let resolver = startThread { _ = try? services.resolve(Resource.self) }
-        await offPool { factory.waitUntilRunning() }
-        let removed = Atomic<Bool>(false)
-        let remover = startThread {
-            remove()
-            removed.store(true, ordering: .releasing)
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        let removedEarly = removed.load(ordering: .acquiring)
-        #expect(!removedEarly, "removal waits for the factory")
-        factory.finish()
-        #expect(await offPool { resolver.wait(timeout: .now() + 10) } == .success)
-        #expect(await offPool { remover.wait(timeout: .now() + 10) } == .success)
+/// Whatever is created for a registration that goes away meanwhile is released; the
+/// removal never waits for the factory (it runs on the hive's event path).
+@Suite struct ServiceRemovalTests {
+    /// What a resolve on another thread ended with.
+    final class Outcome: Sendable {
+        let error = Mutex<HiveError.Code?>(nil)
+        let done = DispatchGroup()
     }
 
-    @Test func aSingletonBeingCreatedWhenItIsUnregisteredIsReleased() async throws {
+    /// Resolves `Resource` on a new thread; returns once `factory` runs for it.
+    private func resolveOnAThread(_ services: ServiceRegistry, _ factory: HeldFactory) async -> Outcome {
+        let outcome = Outcome()
+        outcome.done.enter()
+        Thread.detachNewThread {
+            do throws(HiveError) { _ = try services.resolve(Resource.self) } catch {
+                outcome.error.withLock { $0 = error.code }
+            }
+            outcome.done.leave()
+        }
+        await offPool { factory.waitUntilRunning() }
+        return outcome
+    }
+
+    /// Runs `remove` while `factory` is held, and checks that it returns without waiting for
+    /// it and that the instance, once made, is released and not handed out.
+    private func removeWhileCreating(
+        _ services: ServiceRegistry, _ factory: HeldFactory, _ journal: Journal,
+        expecting code: HiveError.Code = .notRegistered,
+        remove: @escaping @Sendable () async -> Void
+    ) async throws {
+        let resolve = await resolveOnAThread(services, factory)
+        await remove()  // would never return if it waited for the held factory
+        #expect(journal.entries.isEmpty, "nothing was created yet")
+        factory.finish()
+        #expect(await offPool { resolve.done.wait(timeout: .now() + 10) } == .success)
+        #expect(resolve.error.withLock { $0 } == code, "the late instance is not handed out")
+        #expect(journal.entries.first?.hasPrefix("release ") == true, "its creator released it")
+    }
+
+    @Test func unregisteringDoesNotWaitForAFactoryAndItsLateSingletonIsReleased() async throws {
         let journal = Journal()
         let factory = HeldFactory("held", journal)
         let services = Hive().services
         try services.register(Resource.self) { factory.make() }
-        try await removeWhileCreating(services, factory) { services.unregister(Resource.self) }
+        try await removeWhileCreating(services, factory, journal) { services.unregister(Resource.self) }
         #expect(journal.entries == ["release held"])
         #expect(!services.isAvailable(Resource.self))
     }
 
-    @Test func aSingletonBeingCreatedWhenItsModuleIsUnregisteredIsReleased() async throws {
+    /// A slow factory run by a module's own task (outside any hook) must not hold up the
+    /// event path: `unregister` runs `teardown` and `unmount` and returns.
+    @Test func unregisteringAModuleDoesNotWaitForItsFactory() async throws {
         struct Slow: Module {
             let factory: HeldFactory
             func setup(_ context: ModuleContext) async throws {
@@ -77,43 +92,35 @@ final class HeldFactory: Sendable {
         let factory = HeldFactory("slow", journal)
         let hive = try Hive(modules: [ModuleRegistration(name: "slow", module: Slow(factory: factory))])
         try await hive.start()
-        let resolver = startThread { _ = try? hive.services.resolve(Resource.self) }
-        await offPool { factory.waitUntilRunning() }
-        let unregistering = Task { try await hive.unregister(named: "slow") }
-        try await Task.sleep(for: .milliseconds(100))
-        factory.finish()
-        try await unregistering.value
-        #expect(await offPool { resolver.wait(timeout: .now() + 10) } == .success)
+        try await removeWhileCreating(hive.services, factory, journal) { try? await hive.unregister(named: "slow") }
+        #expect(hive.moduleNames.isEmpty)
         #expect(journal.entries == ["release slow"])
         #expect(!hive.services.isAvailable(Resource.self))
         await hive.stop()
     }
 
-    @Test func aSingletonBeingCreatedWhenItIsReplacedIsReleased() async throws {
+    @Test func replacingDoesNotWaitForAFactoryAndItsLateSingletonIsReleased() async throws {
         let journal = Journal()
         let factory = HeldFactory("old", journal)
         let services = Hive().services
         try services.register(Resource.self) { factory.make() }
-        try await removeWhileCreating(services, factory) {
+        try await removeWhileCreating(services, factory, journal) {
             try? services.register(Resource.self, replacing: true) { Handle("new", journal) }
         }
         #expect(journal.entries == ["release old"])
         #expect((try services.resolve(Resource.self) as? Handle)?.name == "new")
     }
 
-    @Test func aSingletonBeingCreatedWhenTheHiveStopsIsReleased() async throws {
+    @Test func stoppingDoesNotWaitForAFactoryAndItsLateSingletonIsReleased() async throws {
         let journal = Journal()
         let factory = HeldFactory("held", journal)
         let hive = Hive()
         try hive.services.register(Resource.self) { factory.make() }
         try await hive.start()
-        let resolver = startThread { _ = try? hive.services.resolve(Resource.self) }
-        await offPool { factory.waitUntilRunning() }
-        let stopping = Task { await hive.stop() }
-        try await Task.sleep(for: .milliseconds(100))
-        factory.finish()
-        _ = await stopping.value
-        #expect(await offPool { resolver.wait(timeout: .now() + 10) } == .success)
+        try await removeWhileCreating(hive.services, factory, journal, expecting: .refusedEvent) {
+            #expect(await hive.stop().isEmpty)
+        }
+        #expect(hive.phase == .stopped)
         #expect(journal.entries == ["release held"])
     }
 
