@@ -23,9 +23,12 @@ extension Hive {
     ///   `setup` and `init` come from ``start()``, `unmount` from ``unregister(named:)``.
     @discardableResult
     public func send(_ event: HiveEvent) async throws(HiveError) -> DeliveryReport {
-        try refuseCallFromOwnHook("send(\(event))", event: event)
-        await gate.acquire()
-        defer { gate.release() }
+        try await takingTurn("send(\(event))", event: event) { () throws(HiveError) in
+            try await deliver(event)
+        }
+    }
+
+    private func deliver(_ event: HiveEvent) async throws(HiveError) -> DeliveryReport {
         let kind = event.kind
         let (entries, asyncCount, next) = try state.withLock { state throws(HiveError) in
             guard let next = state.phase.after(kind) else {
@@ -133,8 +136,14 @@ extension Hive {
         entry.runtime.begin(kind, at: start)
         let module = entry.module
         let runtime = entry.runtime
+        let mark = HookMark.current
+        let name = entry.name
         let outcome = await BudgetRace.run(within: budget) {
-            try await runtime.runningHook(since: start) { try await module.handle(event, context) }
+            // The race runs the hook on a task of its own, which is no child of the turn's:
+            // mark it, so that the hook calling back into its hive is refused.
+            try await HookMark.$current.withValue(mark?.forHook(of: name)) {
+                try await runtime.runningHook(since: start) { try await module.handle(event, context) }
+            }
         }
         let elapsed = MonotonicClock.nanoseconds() &- start
         if observers.isActive {

@@ -1,38 +1,81 @@
-/// Identifies the task that runs a hook, so a hook calling back into its own hive can be
-/// told apart from any other caller.
-enum TaskKey {
-    /// A key for the current task (its address); 0 outside any task. Only compared while
-    /// the keyed task runs a hook, so a freed task's address is never mistaken for it.
-    @inline(__always)
-    static var current: Int {
-        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: Int.self) } ?? 0 }
-    }
-}
+import Synchronization
 
 extension Hive {
-    /// Refuses a queued operation (an event, a registration, a reload) called from the task
-    /// running one of this hive's hooks: it would wait behind the very event that is
-    /// waiting for the hook, forever.
+    /// Turns across every hive of the process, so a ``HookMark`` matches one turn only.
+    private static let turns = Atomic<UInt64>(0)
+
+    /// Runs `body` as one turn of the hive's queue: after every earlier event,
+    /// registration and reload, and before any later one, with the tasks that run hooks
+    /// marked (``HookMark``).
     ///
-    /// Only the hook's own task is recognised: a hook that awaits such a call from a child
-    /// task (`async let`, a task group) still waits forever; one that starts an unstructured
-    /// `Task` for it is fine, the call queues behind the current event.
-    func refuseCallFromOwnHook(_ what: @autoclosure () -> String, event: HiveEvent) throws(HiveError) {
-        let task = TaskKey.current
-        guard task != 0 else { return }
-        let caller = state.withLock { state -> ModuleEntry? in
-            // Through a buffer pointer: iterating the entries would copy every one of them.
-            let found = state.entries.withUnsafeBufferPointer { buffer in
-                buffer.indices.first { buffer[$0].runtime.hookTask.load(ordering: .relaxed) == task }
-            }
-            guard let index = found else { return nil }
-            return state.entries[index]
+    /// - Throws: ``HiveError`` `.refusedEvent` when called from one of this hive's running
+    ///   hooks; `.cancelled` when the calling task is cancelled before its turn came
+    ///   (nothing was delivered); or what `body` throws.
+    func takingTurn<T>(
+        _ what: @autoclosure () -> String, event: HiveEvent,
+        _ body: () async throws(HiveError) -> T
+    ) async throws(HiveError) -> T {
+        try refuseCallFromOwnHook(what(), event: event)
+        do {
+            try await gate.acquire()
+        } catch {
+            throw HiveError(
+                .cancelled, event: event, "\(what()) was cancelled while it waited for its turn; nothing was delivered")
         }
-        guard let caller else { return }
-        let running = caller.runtime.inFlight(now: MonotonicClock.nanoseconds())?.kind
+        let turn = Self.turns.add(1, ordering: .relaxed).newValue
+        turnInProgress.store(turn, ordering: .relaxed)
+        defer {
+            turnInProgress.store(0, ordering: .relaxed)
+            gate.release()
+        }
+        let mark = HookMark(turn: turn, task: TaskKey.current, module: nil)
+        let result: Result<T, HiveError> = await HookMark.$current.withValue(mark) {
+            do throws(HiveError) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Refuses a call into the queue from a task running one of this hive's hooks, or from
+    /// a child task of one (`async let`, a task group): the call would wait for the turn
+    /// in progress, which waits for the hook, which waits for the call — forever.
+    ///
+    /// A task the hook started with `Task {}` or `Task.detached` is not refused: the hook
+    /// does not wait for it, so its call simply queues behind the current turn. (A child
+    /// task of such a task, while the turn that started it lasts, is taken for the hook's
+    /// own: the mark cannot tell them apart.) With no hook running, the check is one
+    /// task-local lookup.
+    func refuseCallFromOwnHook(_ what: @autoclosure () -> String, event: HiveEvent) throws(HiveError) {
+        guard let mark = HookMark.current,
+            mark.turn == turnInProgress.load(ordering: .relaxed),
+            mark.task == TaskKey.current || TaskKey.isChildTask
+        else { return }
+        let module = mark.module ?? moduleRunningHook(on: TaskKey.current) ?? moduleRunningHook(on: mark.task)
+        let running = module.flatMap { name in
+            state.withLock { $0.entry(named: name) }?.runtime.inFlight(now: MonotonicClock.nanoseconds())?.kind
+        }
         throw HiveError(
-            .refusedEvent, module: caller.name, event: event,
-            "\(what()) called from inside the module's own \(running.map { "\($0)" } ?? "running") hook "
+            .refusedEvent, module: module, event: event,
+            "\(what()) called from inside \(module == nil ? "a" : "the module's own") \(running.map { "\($0)" } ?? "running") hook "
                 + "would wait for that event to finish, forever; start a Task for it instead")
+    }
+
+    /// The module whose hook was called on the task `task`, or, when none was, the only
+    /// module whose hook runs. A linear search, made only to name the module in a refusal.
+    private func moduleRunningHook(on task: Int) -> String? {
+        state.withLock { state in
+            let now = MonotonicClock.nanoseconds()
+            let (exact, running) = state.entries.withUnsafeBufferPointer { buffer in
+                (
+                    buffer.indices.first { buffer[$0].runtime.hookTask.load(ordering: .relaxed) == task },
+                    buffer.indices.filter { buffer[$0].runtime.inFlight(now: now) != nil }
+                )
+            }
+            guard let index = exact ?? (running.count == 1 ? running[0] : nil) else { return nil }
+            return state.entries[index].name
+        }
     }
 }

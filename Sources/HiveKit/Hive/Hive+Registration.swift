@@ -24,17 +24,15 @@ extension Hive {
     ///
     /// - Throws: ``HiveError`` (`.unknownModule`) when no module has that name.
     public func unregister(named name: String) async throws(HiveError) {
-        try refuseCallFromOwnHook("unregister(named: \"\(name)\")", event: .teardown)
-        await gate.acquire()
-        defer { gate.release() }
-        try await remove(named: name)
+        try await takingTurn("unregister(named: \"\(name)\")", event: .teardown) { () throws(HiveError) in
+            try await remove(named: name)
+        }
     }
 
     func register(_ registration: ModuleRegistration, type: String?) async throws(HiveError) {
-        try refuseCallFromOwnHook("register(\"\(registration.descriptor.name)\")", event: .setup)
-        await gate.acquire()
-        defer { gate.release() }
-        try await mount(registration, type: type)
+        try await takingTurn("register(\"\(registration.descriptor.name)\")", event: .setup) { () throws(HiveError) in
+            try await mount(registration, type: type)
+        }
     }
 
     /// Adds a module and, in a live hive, runs its `setup` and `init`. Caller holds the gate.

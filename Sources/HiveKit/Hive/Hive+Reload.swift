@@ -12,9 +12,12 @@ extension Hive {
     /// - Throws: ``HiveError`` when the hive is not running, a name is declared twice or
     ///   taken by a module registered in code, or a module cannot be built.
     public func reload(to specs: [ModuleSpec], catalog: ModuleCatalog) async throws(HiveError) -> ReloadSummary {
-        try refuseCallFromOwnHook("reload(to:catalog:)", event: .reload)
-        await gate.acquire()
-        defer { gate.release() }
+        try await takingTurn("reload(to:catalog:)", event: .reload) { () throws(HiveError) in
+            try await apply(specs, catalog: catalog)
+        }
+    }
+
+    private func apply(_ specs: [ModuleSpec], catalog: ModuleCatalog) async throws(HiveError) -> ReloadSummary {
         let (phase, current) = state.withLock { ($0.phase, $0.entries) }
         guard phase.isLive else {
             throw HiveError(.refusedEvent, event: .reload, "refused in phase '\(phase)'")

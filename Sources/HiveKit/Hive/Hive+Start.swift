@@ -7,9 +7,10 @@ extension Hive {
     ///   Before throwing, every module already set up is torn down in reverse order; the
     ///   failed module receives nothing more and the hive is ``HivePhase/failed``.
     public func start() async throws(HiveError) {
-        try refuseCallFromOwnHook("start()", event: .setup)
-        await gate.acquire()
-        defer { gate.release() }
+        try await takingTurn("start()", event: .setup) { () throws(HiveError) in try await startModules() }
+    }
+
+    private func startModules() async throws(HiveError) {
         let entries = try state.withLock { state throws(HiveError) in
             guard state.phase == .created else {
                 throw HiveError(.refusedEvent, event: .setup, "start() refused in phase '\(state.phase)'")

@@ -18,9 +18,11 @@ import Synchronization
 /// Events, registrations and reloads queue behind each other in arrival order
 /// (``HivePhase`` says which events each phase accepts). All methods are safe to call
 /// from any task, including from inside a module's hook for lookups. Since events never
-/// interleave, a hook that calls ``send(_:)``, ``register(_:)``, ``unregister(named:)`` or
-/// ``reload(to:catalog:)`` on its own hive gets `.refusedEvent` (it would wait for itself);
-/// it may start a `Task` that does, which runs after the current event.
+/// interleave, a hook that calls ``send(_:)``, ``register(_:)``, ``unregister(named:)``,
+/// ``reload(to:catalog:)``, ``start()`` or ``stop()`` on its own hive, from its own task
+/// or a child task of it, gets `.refusedEvent` (it would wait for itself); it may start a
+/// `Task` that does, which runs after the current event. A caller cancelled while it waits
+/// for its turn gets `.cancelled`, and its call never runs.
 public final class Hive: Sendable {
     struct State {
         var phase: HivePhase = .created
@@ -90,6 +92,8 @@ public final class Hive: Sendable {
     let configuration: HiveConfiguration
     var logger: Logger { configuration.logger }
     let gate = EventGate()
+    /// The turn holding ``gate`` (see `Hive+Reentry.swift`); 0 between turns.
+    let turnInProgress = Atomic<UInt64>(0)
     let state: Mutex<State>
     /// Services, routes and actions modules offer each other (see `Hive+Calls.swift`).
     let serviceStore = ServiceStore()
@@ -118,6 +122,10 @@ public final class Hive: Sendable {
 
     /// The current lifecycle phase.
     public var phase: HivePhase { state.withLock { $0.phase } }
+
+    /// Calls (events, registrations, reloads, `start`) waiting for their turn behind the
+    /// one in progress.
+    public var pendingCalls: Int { gate.waiting }
 
     /// Registered module names in start order.
     public var moduleNames: [String] { state.withLock { $0.entries.map(\.name) } }

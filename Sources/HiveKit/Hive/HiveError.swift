@@ -9,7 +9,7 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
             case handlerFailed, handlerTimedOut, duplicateModule, unknownModule, unknownModuleType
             case invalidSettings, invalidConfiguration, refusedEvent, notRegistered
             case duplicateRegistration, typeMismatch, invalidRoute, notFound
-            case circularDependency, invalidParameter
+            case circularDependency, invalidParameter, cancelled
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -44,6 +44,8 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
         public static let circularDependency = Code(.circularDependency)
         /// An action's parameter is missing or of the wrong type.
         public static let invalidParameter = Code(.invalidParameter)
+        /// The caller's task was cancelled while its call waited for its turn; nothing ran.
+        public static let cancelled = Code(.cancelled)
 
         public var description: String { base.rawValue }
     }

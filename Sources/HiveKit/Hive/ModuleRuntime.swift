@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The mutable part of a registered module that handler calls touch: which hook is in
-/// flight since when (read by the stall monitor), on which task (read by the re-entry
-/// check), and the profiler's statistics.
+/// flight since when (read by the stall monitor), on which task (to name the module when
+/// the re-entry check refuses a call), and the profiler's statistics.
 final class ModuleRuntime: Sendable {
     /// `CLOCK_MONOTONIC` nanoseconds when the running hook started; 0 when idle.
     let inFlightSince = Atomic<UInt64>(0)
@@ -10,8 +10,7 @@ final class ModuleRuntime: Sendable {
     let inFlightEvent = Atomic<UInt8>(0)
     /// The `inFlightSince` value already reported as stalled, so a stall is logged once.
     let reportedStall = Atomic<UInt64>(0)
-    /// ``TaskKey`` of the task running the hook; 0 when idle. A call into the hive from
-    /// that task would wait on the gate its own event holds.
+    /// ``TaskKey`` of the task that called the running hook; 0 when idle.
     let hookTask = Atomic<Int>(0)
     /// `inFlightSince` of a hook abandoned past its budget that has not returned yet; 0 when
     /// none. Such a hook still holds a task, perhaps a thread: a stop that overruns names it.

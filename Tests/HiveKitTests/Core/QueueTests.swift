@@ -1,30 +1,7 @@
-@testable import HiveKit
+import HiveKit
 import Testing
 
 @Suite struct QueueTests {
-    @Test func eventGateIsFirstInFirstOut() async throws {
-        let gate = EventGate()
-        let order = Recorder()
-        await gate.acquire()
-        var tasks: [Task<Void, Never>] = []
-        for index in 0..<6 {
-            tasks.append(Task {
-                await gate.acquire()
-                order.append("\(index)")
-                gate.release()
-            })
-            // Wait until this one queued before starting the next: arrival order is known.
-            #expect(await eventually { gate.waiting == index + 1 })
-        }
-        gate.release()
-        for task in tasks { await task.value }
-        #expect(order.all == ["0", "1", "2", "3", "4", "5"])
-        #expect(gate.waiting == 0)
-        // Free again.
-        await gate.acquire()
-        gate.release()
-    }
-
     @Test func eventsAreDeliveredInArrivalOrderNeverInterleaved() async throws {
         let recorder = Recorder()
         let release = Latch()
@@ -48,7 +25,7 @@ import Testing
         ]
         for (index, event) in events.enumerated() {
             queued.append(Task { try await hive.send(event) })
-            #expect(await eventually { hive.gate.waiting == index + 1 })
+            #expect(await eventually { hive.pendingCalls == index + 1 })
         }
         #expect(!recorder.all.contains { $0.contains("e1") }, "nothing overtakes the event in progress")
         release.open()
@@ -83,11 +60,11 @@ import Testing
         #expect(await eventually { recorder.all.contains("m.init") })
         #expect(hive.phase == .starting)
         let reload = Task { try await hive.send(.reload) }
-        #expect(await eventually { hive.gate.waiting == 1 })
+        #expect(await eventually { hive.pendingCalls == 1 })
         let register = Task {
             try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
         }
-        #expect(await eventually { hive.gate.waiting == 2 })
+        #expect(await eventually { hive.pendingCalls == 2 })
         release.open()
         try await start.value
         _ = try await reload.value  // not refused: it ran once init was over
@@ -108,9 +85,9 @@ import Testing
         let event = Task { try await hive.send(.custom(name: "x")) }
         #expect(await eventually { recorder.all.contains("m.custom") })
         let register = Task { try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder))) }
-        #expect(await eventually { hive.gate.waiting == 1 })
+        #expect(await eventually { hive.pendingCalls == 1 })
         let unregister = Task { try await hive.unregister(named: "m") }
-        #expect(await eventually { hive.gate.waiting == 2 })
+        #expect(await eventually { hive.pendingCalls == 2 })
         #expect(!recorder.all.contains("late.setup"))
         release.open()
         let report = try await event.value
@@ -118,6 +95,57 @@ import Testing
         try await register.value
         try await unregister.value
         #expect(Array(recorder.all.suffix(4)) == ["late.setup", "late.init", "m.teardown", "m.unmount"])
+        await hive.stop()
+    }
+
+    /// A caller that gives up (its task is cancelled) while its event waits leaves the queue
+    /// at once; the event is never delivered, and the calls behind it keep their order.
+    @Test func aCancelledWaitingCallLeavesTheQueueAndIsNeverDelivered() async throws {
+        let recorder = Recorder()
+        let release = Latch()
+        let hive = try makeHive([
+            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+                .custom: .run { context in
+                    if context.customEventName == "slow" { _ = await release.wait(timeout: .seconds(20)) }
+                },
+            ])),
+        ])
+        try await hive.start()
+        let slow = Task { try await hive.send(.custom(name: "slow")) }
+        #expect(await eventually { recorder.all.contains("m.custom") })
+        var queued: [Task<DeliveryReport, any Error>] = []
+        for name in ["a", "b", "c"] {
+            queued.append(Task { try await hive.send(.custom(name: name)) })
+            let count = queued.count
+            #expect(await eventually { hive.pendingCalls == count })
+        }
+        queued[1].cancel()
+        let error = await #expect(throws: HiveError.self) { _ = try await queued[1].value }
+        #expect(error?.code == .cancelled)
+        #expect(error?.event == .custom(name: "b"))
+        #expect(hive.pendingCalls == 2, "it left the queue before the event in progress ended")
+        release.open()
+        _ = try await slow.value
+        _ = try await queued[0].value
+        _ = try await queued[2].value
+        #expect(recorder.all == ["m.setup", "m.init", "m.custom", "m.custom", "m.custom"])
+        #expect(hive.profile.stats(module: "m", event: .custom)?.calls == 3, "custom:b never ran")
+        await hive.stop()
+    }
+
+    /// An already cancelled task gets its turn refused at once.
+    @Test func aCallFromACancelledTaskIsNotDelivered() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        try await hive.start()
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await hive.send(.custom(name: "late"))
+        }
+        let error = await #expect(throws: HiveError.self) { _ = try await call.value }
+        #expect(error?.code == .cancelled)
+        #expect(recorder.modules(for: "custom").isEmpty)
+        #expect(hive.phase == .initialized)
         await hive.stop()
     }
 }
