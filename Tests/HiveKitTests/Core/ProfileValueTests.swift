@@ -55,17 +55,4 @@ import Testing
         #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(12), outcome: .succeeded).description == "12.0ms x.setup")
         #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(3200), outcome: .succeeded).description == "3.2s x.setup")
     }
-
-    @Test func budgetRaceReturnsThrowsOrTimesOut() async {
-        if case .returned = await BudgetRace.run(within: .seconds(10), {}) {} else { Issue.record("expected .returned") }
-        if case .threw(let error) = await BudgetRace.run(within: .seconds(10), { throw TestFailure("x") }) {
-            #expect(error is TestFailure)
-        } else { Issue.record("expected .threw") }
-        let cancelled = Latch()
-        let outcome = await BudgetRace.run(within: .milliseconds(50)) {
-            do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.open() }
-        }
-        if case .timedOut = outcome {} else { Issue.record("expected .timedOut") }
-        #expect(await cancelled.wait(), "the overrunning operation is cancelled")
-    }
 }
