@@ -37,7 +37,10 @@ let package = Package(
             name: "HiveKit",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // `@_extern(c)` declares dl_iterate_phdr, which Glibc hides without _GNU_SOURCE
+            // (annotation scanning). Packages that use HiveKit need no flag.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
         // The daemon layer: signals, systemd, configuration files, journald, the command line,
         // logind, PSI, the control socket, metrics.

@@ -1,10 +1,11 @@
 import HiveKit
 
-/// The module types every hived configuration can name.
+/// The module types every hived configuration can name, besides those declared with
+/// annotations (`reporter`).
 enum BuiltinModules {
     /// `probe` (records events as JSON lines; fails or stalls on demand), and the demos
-    /// `echo` (logs events), `heartbeat` (beats while running; offers an action and a
-    /// route) and `reporter` (uses them and the `WallClock` service).
+    /// `echo` (logs events) and `heartbeat` (beats while running; offers an action and a
+    /// route).
     static let catalog: ModuleCatalog = {
         var catalog = ModuleCatalog()
         catalog.register("probe") { descriptor in
@@ -18,10 +19,6 @@ enum BuiltinModules {
         catalog.register("heartbeat") { descriptor in
             try HeartbeatModule.validate(descriptor.settings)
             return HeartbeatModule()
-        }
-        catalog.register("reporter") { descriptor in
-            try descriptor.settings.requireKeys(in: [])
-            return ReporterModule()
         }
         return catalog
     }()

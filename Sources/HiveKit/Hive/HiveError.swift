@@ -9,7 +9,7 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
             case handlerFailed, handlerTimedOut, duplicateModule, unknownModule, unknownModuleType
             case invalidSettings, invalidConfiguration, refusedEvent, notRegistered
             case duplicateRegistration, typeMismatch, invalidRoute, notFound
-            case circularDependency, invalidParameter, cancelled
+            case circularDependency, invalidParameter, cancelled, invalidAnnotation
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -46,6 +46,8 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
         public static let invalidParameter = Code(.invalidParameter)
         /// The caller's task was cancelled while its call waited for its turn; nothing ran.
         public static let cancelled = Code(.cancelled)
+        /// An annotation in the program is malformed (``HiveAnnotations``).
+        public static let invalidAnnotation = Code(.invalidAnnotation)
 
         public var description: String { base.rawValue }
     }

@@ -4,6 +4,8 @@
 /// ```swift
 /// var catalog = ModuleCatalog()
 /// catalog.register("cache") { descriptor in try CacheModule(settings: descriptor.settings) }
+/// catalog.register(ShopModule.self)                 // a ConfigurableModule, as "ShopModule"
+/// try catalog.registerAnnotations()                 // every type declared with an annotation
 /// let registrations = try catalog.registrations(for: specs)
 /// ```
 public struct ModuleCatalog: Sendable {
@@ -14,28 +16,47 @@ public struct ModuleCatalog: Sendable {
     /// it to checking settings and constructing, and do the work in `setup`.
     public typealias Factory = @Sendable (ModuleDescriptor) throws -> any Module
 
-    private var factories: [String: Factory] = [:]
+    /// A factory and where it was registered: `file:line` in code, or an annotation's place.
+    struct Entry: Sendable {
+        let factory: Factory
+        let origin: String
+    }
+
+    var entries: [String: Entry] = [:]
 
     /// An empty catalog.
     public init() {}
 
     /// Makes `type` buildable by name; a later registration of the same name replaces it.
-    public mutating func register(_ type: String, factory: @escaping Factory) {
-        factories[type] = factory
+    /// `file` and `line` say where, for errors.
+    public mutating func register(
+        _ type: String, file: String = #fileID, line: Int = #line, factory: @escaping Factory
+    ) {
+        entries[type] = Entry(factory: factory, origin: "\(file):\(line)")
+    }
+
+    /// Makes the module type `type` buildable under `name` (default: the type's own
+    /// name, e.g. `ShopModule`) through its ``ConfigurableModule/init(_:)``.
+    public mutating func register<Registered: ConfigurableModule>(
+        _ type: Registered.Type, name: String? = nil, file: String = #fileID, line: Int = #line
+    ) {
+        register(name ?? ServiceKey.name(of: Registered.self), file: file, line: line) { descriptor in
+            try Registered(descriptor)
+        }
     }
 
     /// The registered type names, sorted.
-    public var typeNames: [String] { factories.keys.sorted() }
+    public var typeNames: [String] { entries.keys.sorted() }
 
     /// Whether `type` can be built.
-    public func contains(_ type: String) -> Bool { factories[type] != nil }
+    public func contains(_ type: String) -> Bool { entries[type] != nil }
 
     /// Builds the module `spec` declares.
     ///
     /// - Throws: ``HiveError`` naming the module when its type is unknown or its
     ///   factory throws.
     public func instantiate(_ spec: ModuleSpec) throws(HiveError) -> ModuleRegistration {
-        guard let factory = factories[spec.type] else {
+        guard let factory = entries[spec.type]?.factory else {
             throw HiveError(
                 .unknownModuleType, module: spec.name, location: spec.location,
                 "unknown module type '\(spec.type)' (known: \(typeNames.joined(separator: ", ")))")

@@ -27,11 +27,13 @@ public struct ServiceCatalog: Sendable {
         let make: SlotMaker
         /// The lifetime a configuration entry that names none gets.
         let lifetime: ServiceLifetime
+        /// Where it was registered: `file:line` in code, or an annotation's place.
+        let origin: String
     }
 
     private var services: [String: ServiceType] = [:]
     /// Implementation name → service type → registration builder.
-    private var implementations: [String: [ObjectIdentifier: Implementation]] = [:]
+    var implementations: [String: [ObjectIdentifier: Implementation]] = [:]
 
     /// An empty catalog.
     public init() {}
@@ -46,11 +48,25 @@ public struct ServiceCatalog: Sendable {
     ///   BeeHive's `createService:` makes a new instance unless the implementation says
     ///   `+singleton`; HiveKit shares one unless the implementation (or the entry) says
     ///   `.transient`.
+    /// - Parameters:
+    ///   - file: where the registration is, for errors.
+    ///   - line: its line.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
         service: String? = nil,
         implementation: String,
         lifetime: ServiceLifetime = .singleton,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> Service
+    ) {
+        register(
+            type, service: service, implementation: implementation, lifetime: lifetime, origin: "\(file):\(line)",
+            factory: factory)
+    }
+
+    mutating func register<Service: Sendable>(
+        _ type: Service.Type, service: String?, implementation: String, lifetime: ServiceLifetime, origin: String,
         factory: @escaping @Sendable () throws -> Service
     ) {
         // The static `Service`, not `type`, which may hold a subclass: see `ServiceKey`.
@@ -62,7 +78,7 @@ public struct ServiceCatalog: Sendable {
                 Service.self, key: key, owner: owner, lifetime: lifetime, implementation: implementation, lock: lock,
                 factory: factory)
         }
-        implementations[implementation, default: [:]][id] = Implementation(make: make, lifetime: lifetime)
+        implementations[implementation, default: [:]][id] = Implementation(make: make, lifetime: lifetime, origin: origin)
     }
 
     /// The service names a configuration may use, sorted.

@@ -1,11 +1,21 @@
 import HiveKit
 
+/// The `reporter` type, declared with an annotation rather than in hived's catalog code.
+@used @section("hivekit_annotations") let reporterModule: HiveAnnotation = { HiveAnnotations.module(ReporterModule.self, name: "reporter") }
+
 /// The `reporter` demo module: calls other modules without importing them.
 ///
 /// On `custom:stats` it resolves the `WallClock` service (when configured) and performs the
 /// `heartbeat.beats` action, and logs both; on `custom:rotate` it opens
 /// `hive://heartbeat/reset`.
-struct ReporterModule: Module {
+///
+/// ## Configuration keys
+/// None.
+struct ReporterModule: ConfigurableModule {
+    init(_ descriptor: ModuleDescriptor) throws {
+        try descriptor.settings.requireKeys(in: [])
+    }
+
     func custom(_ context: ModuleContext) async throws {
         switch context.customEventName {
         case "stats":

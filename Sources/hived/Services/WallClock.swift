@@ -1,6 +1,12 @@
+import HiveKit
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// `SystemClock` as the `WallClock` implementation a configuration's `services:` can name,
+/// declared with an annotation rather than in hived's catalog code.
+@used @section("hivekit_annotations")
+let systemClock: HiveAnnotation = { HiveAnnotations.service(WallClock.self, implementation: SystemClock.self) { SystemClock() } }
 
 /// A demo service: the time of day, for modules that stamp what they report.
 protocol WallClock: Sendable {

@@ -4,18 +4,28 @@ import HiveKit
 #error("the HiveKit product must not pull in CSystemd, CYAML or the daemon layer")
 #endif
 
-/// A module that counts the events it receives.
-struct Counter: Module {
+/// A module that counts the events it receives; declared with an annotation, which a
+/// package using HiveKit compiles with no flag of its own.
+struct Counter: ConfigurableModule {
+    init(_ descriptor: ModuleDescriptor) throws {}
+
     func ready(_ context: ModuleContext) async throws {
         context.logger.info("ready in \(context.environment)")
     }
 }
 
-let hive = try Hive(modules: [ModuleRegistration(name: "counter", module: Counter())])
+@used @section("hivekit_annotations") let counterModule: HiveAnnotation = { HiveAnnotations.module(Counter.self) }
+
+var catalog = ModuleCatalog()
+try catalog.registerAnnotations()
+#if os(Linux)
+guard catalog.typeNames == ["Counter"] else { fatalError("the annotation was not found: \(catalog.typeNames)") }
+#endif
+let hive = try Hive(modules: try catalog.registrations(for: [ModuleSpec(ModuleDescriptor(name: "counter"), type: "Counter")]))
 try await hive.start()
 try await hive.send(.ready)
 let failures = await hive.stop()
 guard failures.isEmpty, hive.phase == .stopped else {
     fatalError("runtime-only hive did not stop cleanly: \(failures)")
 }
-print("runtime-only hive ran and stopped")
+print("runtime-only hive ran and stopped; its module type was found by its annotation")

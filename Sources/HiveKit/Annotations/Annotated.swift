@@ -1,0 +1,58 @@
+/// What one annotation's function declared, with where.
+enum Annotated: Sendable {
+    case module(ModuleAnnotation)
+    case service(ServiceAnnotation)
+
+    var file: String {
+        switch self {
+        case .module(let module): module.file
+        case .service(let service): service.file
+        }
+    }
+
+    var line: Int {
+        switch self {
+        case .module(let module): module.line
+        case .service(let service): service.line
+        }
+    }
+}
+
+/// A module type an annotation declared.
+struct ModuleAnnotation: Sendable {
+    let name: String
+    let file: String
+    let line: Int
+    let factory: ModuleCatalog.Factory
+}
+
+/// A service implementation an annotation declared.
+struct ServiceAnnotation: Sendable {
+    /// The service type, as the catalog keys it.
+    let serviceID: ObjectIdentifier
+    let service: String
+    let implementation: String
+    let lifetime: ServiceLifetime
+    let file: String
+    let line: Int
+    /// Adds the implementation to a catalog, with the given origin (the generic types
+    /// live in this closure).
+    let register: @Sendable (inout ServiceCatalog, _ origin: String) -> Void
+}
+
+/// A declaration with the image it was found in.
+struct FoundAnnotation: Sendable {
+    let annotated: Annotated
+    let image: String
+
+    var declaration: AnnotationDeclaration {
+        switch annotated {
+        case .module(let module):
+            AnnotationDeclaration(kind: .module, name: module.name, file: module.file, line: module.line, image: image)
+        case .service(let service):
+            AnnotationDeclaration(
+                kind: .service(service.service), name: service.implementation, file: service.file,
+                line: service.line, image: image)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A declaration an annotation made, as ``HiveAnnotations/declarations()`` lists it.
+public struct AnnotationDeclaration: Sendable, Hashable, CustomStringConvertible {
+    /// What was declared.
+    public enum Kind: Sendable, Hashable {
+        /// A module type, under ``AnnotationDeclaration/name``.
+        case module
+        /// An implementation, under ``AnnotationDeclaration/name``, of the service named here.
+        case service(String)
+    }
+
+    /// A module type or a service implementation.
+    public let kind: Kind
+    /// The name configurations use: the module type, or the implementation.
+    public let name: String
+    /// The source file (`Module/File.swift`) of the annotation.
+    public let file: String
+    /// Its line.
+    public let line: Int
+    /// The executable or shared object it is in.
+    public let image: String
+
+    /// A listing entry; HiveKit makes these from the annotations it finds.
+    public init(kind: Kind, name: String, file: String, line: Int, image: String) {
+        self.kind = kind
+        self.name = name
+        self.file = file
+        self.line = line
+        self.image = image
+    }
+
+    /// `module type 'ShopModule'` or `implementation 'SystemClock' of service 'WallClock'`.
+    public var subject: String {
+        switch kind {
+        case .module: "module type '\(name)'"
+        case .service(let service): "implementation '\(name)' of service '\(service)'"
+        }
+    }
+
+    /// Where it is: `Shop/ShopModule.swift:12 in /usr/bin/hived`.
+    public var place: String { "\(file):\(line) in \(image)" }
+
+    public var description: String { "\(subject) at \(place)" }
+}

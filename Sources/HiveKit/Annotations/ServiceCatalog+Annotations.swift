@@ -1,0 +1,28 @@
+extension ServiceCatalog {
+    /// Adds every service implementation declared with an annotation in the executable
+    /// and in the shared objects loaded so far (BeeHive's `@BeeHiveService`), under the
+    /// service's and the implementation's type names; a configuration's `services:` can
+    /// then name it with no other code. Calling it again adds only what shared objects
+    /// loaded since declare.
+    ///
+    /// - Throws: ``HiveError``: `.duplicateRegistration` when the implementation of that
+    ///   service is already in the catalog (registered in code, naming both places) or
+    ///   declared twice; `.invalidAnnotation` for a malformed annotation. The catalog is
+    ///   unchanged then.
+    public mutating func registerAnnotations() throws(HiveError) {
+        var added = self
+        for found in try AnnotationRegistry.shared.all() {
+            guard case .service(let service) = found.annotated else { continue }
+            let place = found.declaration.place
+            if let existing = added.implementations[service.implementation]?[service.serviceID] {
+                if existing.origin == place { continue }
+                throw HiveError(
+                    .duplicateRegistration,
+                    "implementation '\(service.implementation)' of service '\(service.service)' is declared twice:"
+                        + " registered at \(existing.origin) and declared by an annotation at \(place)")
+            }
+            service.register(&added, place)
+        }
+        self = added
+    }
+}

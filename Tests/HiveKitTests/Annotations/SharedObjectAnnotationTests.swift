@@ -1,0 +1,90 @@
+import Foundation
+@testable import HiveKit
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+
+/// Annotations in a shared object loaded after start: a small C library, compiled here
+/// and linked against `libswiftCore.so` as a Swift plugin is (the scan opens only images
+/// that may hold Swift code), whose annotation calls back into this program through a
+/// hook the test sets (this program does not export its symbols to libraries). Its
+/// section is one of its own, so that nothing else in the process sees it.
+@Suite(.serialized) struct SharedObjectAnnotationTests {
+    static let source = """
+        static void (*hook)(void);
+        void hivekit_test_set_hook(void (*h)(void)) { hook = h; }
+        static void annotation(void) { if (hook) hook(); }
+        __attribute__((used, section("hivekit_test_plugin"))) static void (*entry)(void) = annotation;
+        """
+
+    /// Compiles the library into `directory` with the toolchain's `clang` and loads it.
+    static func load(_ name: String, in directory: String) throws -> (path: String, handle: UnsafeMutableRawPointer) {
+        let source = directory + "/plugin.c"
+        let library = directory + "/\(name).so"
+        try Self.source.write(toFile: source, atomically: true, encoding: .utf8)
+        let clang = Process()
+        clang.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        clang.arguments = [
+            "clang", "-shared", "-fPIC", "-O1", "-o", library, source,
+            "-L", try swiftLibraries(), "-Wl,--no-as-needed", "-lswiftCore",
+        ]
+        try clang.run()
+        clang.waitUntilExit()
+        guard clang.terminationStatus == 0 else { throw TestFailure("clang failed (\(clang.terminationStatus))") }
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+            throw TestFailure("dlopen: \(String(cString: dlerror()))")
+        }
+        return (library, handle)
+    }
+
+    /// The directory of the `libswiftCore.so` this program runs with.
+    static func swiftLibraries() throws -> String {
+        guard let core = LoadedImage.all().first(where: { $0.path.hasSuffix("/libswiftCore.so") }) else {
+            throw TestFailure("libswiftCore.so is not loaded")
+        }
+        return String(core.path.dropLast("/libswiftCore.so".count))
+    }
+
+    @Test func aSharedObjectLoadedLaterIsScannedAtTheNextCall() throws {
+        let directory = try TemporaryDirectory()
+        let registry = AnnotationRegistry(section: "hivekit_test_plugin")
+        #expect(try registry.all().isEmpty, "no image has the section yet")
+
+        let (path, handle) = try Self.load("with-hook", in: directory.path)
+        defer { dlclose(handle) }
+        typealias SetHook = @convention(c) (HiveAnnotation?) -> Void
+        let setHook = unsafeBitCast(try #require(dlsym(handle, "hivekit_test_set_hook")), to: SetHook.self)
+        setHook { HiveAnnotations.module(AnnotatedCart.self, name: "plugin-cart", file: "plugin.c", line: 4) { _ in AnnotatedCart() } }
+
+        let found = try registry.all()
+        #expect(found.map(\.declaration) == [
+            AnnotationDeclaration(kind: .module, name: "plugin-cart", file: "plugin.c", line: 4, image: path),
+        ])
+        #expect(try registry.all().count == 1, "an image is scanned once")
+    }
+
+    @Test func aMalformedSharedObjectIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        let (path, handle) = try Self.load("without-hook", in: directory.path)
+        defer { dlclose(handle) }
+        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: "hivekit_test_plugin").all() }
+        #expect(error?.code == .invalidAnnotation)
+        #expect(error?.message.hasPrefix("malformed annotation in \(path): entry 0 of section hivekit_test_plugin declares nothing") == true)
+    }
+}
+
+/// A directory under /tmp for one test, removed afterwards.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/hivekit-test-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        path = String(cString: created)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+#endif
