@@ -12,9 +12,11 @@ public struct DaemonOptions: Sendable {
     /// YAML used when no file is given (a reload re-reads the same text); `nil` when the
     /// daemon has none, so that a file is needed.
     public var embeddedConfiguration: String?
-    /// The module types configuration files may name.
+    /// The module types configuration files may name: those given, plus every type
+    /// declared with an annotation (``HiveAnnotations``).
     public var catalog: ModuleCatalog
-    /// The service implementations configuration files may name (`services:`).
+    /// The service implementations configuration files may name (`services:`): those
+    /// given, plus every implementation declared with an annotation.
     public var serviceCatalog: ServiceCatalog
     /// The environment variables that override the configuration (`NAME_LOG_LEVEL`…).
     public var overrides: ConfigurationOverrides
@@ -23,7 +25,12 @@ public struct DaemonOptions: Sendable {
     /// Whether the daemon may bootstrap swift-log, or must cooperate with the process's.
     public var logging: DaemonLogging
 
-    /// Options for a daemon; see each property.
+    /// Why the annotations could not be added to the catalogs (a duplicate, a malformed
+    /// entry); ``loadConfiguration()`` throws it.
+    let annotationError: HiveError?
+
+    /// Options for a daemon; see each property. The annotations of the executable and
+    /// its loaded shared objects are added to the catalogs here.
     ///
     /// - Parameters:
     ///   - environment: the variables to read the overrides from; `nil` (the default)
@@ -45,6 +52,13 @@ public struct DaemonOptions: Sendable {
         self.embeddedConfiguration = embeddedConfiguration
         self.catalog = catalog
         self.serviceCatalog = serviceCatalog
+        do {
+            try self.catalog.registerAnnotations()
+            try self.serviceCatalog.registerAnnotations()
+            annotationError = nil
+        } catch {
+            annotationError = error
+        }
         self.overrides = environment.map(identity.overrides(in:)) ?? identity.processOverrides()
         self.systemd = systemd
         self.logging = logging
@@ -54,8 +68,10 @@ public struct DaemonOptions: Sendable {
     /// syntax, keys, module types, each module's settings (every module, enabled or not,
     /// is built once through the catalog, then dropped) and service implementations.
     ///
-    /// - Throws: ``HiveError`` with `file:line`; nothing is applied.
+    /// - Throws: ``HiveError`` with `file:line`; nothing is applied. A malformed or
+    ///   duplicate annotation is an error too, naming its places.
     public func loadConfiguration() throws(HiveError) -> DaemonConfiguration {
+        if let annotationError { throw annotationError }
         let configuration: DaemonConfiguration
         if let configurationPath {
             configuration = try DaemonConfiguration.load(
