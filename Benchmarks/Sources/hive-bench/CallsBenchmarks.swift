@@ -19,6 +19,7 @@ enum CallsBenchmarks {
     static func run() async throws {
         try resolveSingleton()
         try await matchRoutes()
+        try await valuesAndActionURLs()
     }
 
     /// Resolves a created singleton while 1,000 named variants of the same service are
@@ -68,5 +69,38 @@ enum CallsBenchmarks {
         Row("calls: match a URL among 1,000 routes (canOpen)", match, aim: "< 5 µs", note: "matches the last route registered").print()
         Row("calls: no match among 1,000 routes (canOpen)", miss, aim: "< 5 µs", note: "").print()
         Row("calls: open a URL among 1,000 routes", open, aim: "", note: "match + query decoding + handler call").print()
+    }
+
+    /// A producing route among 1,000 (`value(for:extras:as:)`, with an extra value) and an
+    /// action performed from a URL (`perform(url:as:)`).
+    static func valuesAndActionURLs() async throws {
+        let hive = Hive()
+        for index in 0..<1_000 {
+            try hive.router.register("hive://svc-\(index)/size/:region", producing: Int.self) { request in
+                try request.parameter("region", as: String.self).count
+            }
+        }
+        try await hive.register(ModuleRegistration(name: "cache", module: URLActionModule()))
+        try await hive.start()
+        var total = 0
+        let value = try await measure(warmUp: 1_000, iterations: 20_000) {
+            total &+= try await hive.router.value(for: "hive://svc-999/size/eu-west", extras: ["by": 1], as: Int.self)
+        }
+        let action = try await measure(warmUp: 1_000, iterations: 20_000) {
+            total &+= try await hive.mediator.perform(url: "hive://cache/size?region=eu-west", as: Int.self)
+        }
+        sink.store(total, ordering: .relaxed)
+        await hive.stop()
+        Row("calls: value(for:) of a producing route among 1,000", value, aim: "", note: "match + an extra value + typed result").print()
+        Row("calls: perform an action from a URL", action, aim: "", note: "URL parsing + typed parameter + result").print()
+    }
+}
+
+/// Offers the `size` action to URLs, for the benchmark above.
+struct URLActionModule: Module {
+    func setup(_ context: ModuleContext) async throws {
+        try context.mediator.register("size", acceptsURLs: true) { request in
+            try request.parameter("region", as: String.self).count
+        }
     }
 }
