@@ -11,23 +11,20 @@ import Testing
     }
 
     /// The hived binary of `build`; the packaged one is unpacked into `directory`.
-    static func executable(_ build: String, in directory: TestDirectory) throws -> URL {
+    static func executable(_ build: String, in directory: TestDirectory) async throws -> URL {
         guard build == "packaged", let deb = ProcessInfo.processInfo.environment["HIVED_DEB"] else {
             return HivedProcess.executable
         }
-        let unpack = Process()
-        unpack.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-deb")
-        unpack.arguments = ["-x", deb, directory.file("root")]
-        try unpack.run()
-        unpack.waitUntilExit()
-        guard unpack.terminationStatus == 0 else { throw TestFailure("dpkg-deb -x \(deb) failed") }
+        let unpack = try await ExampleCommand.run(
+            URL(fileURLWithPath: "/usr/bin/dpkg-deb"), ["-x", deb, directory.file("root")])
+        guard unpack.status == 0 else { throw TestFailure("dpkg-deb -x \(deb) failed: \(unpack.stderr)") }
         return URL(fileURLWithPath: directory.file("root/usr/bin/hived"))
     }
 
     @Test(arguments: builds)
     func checkConfigKnowsTheAnnotatedTypes(build: String) async throws {
         let directory = try TestDirectory()
-        let hived = try Self.executable(build, in: directory)
+        let hived = try await Self.executable(build, in: directory)
         let good = try directory.write("good.yaml", """
             modules: [{name: reporter, type: reporter}]
             services: [{service: WallClock, implementation: SystemClock}]
@@ -44,7 +41,7 @@ import Testing
     @Test(arguments: builds)
     func theAnnotatedModuleUsesTheAnnotatedService(build: String) async throws {
         let directory = try TestDirectory()
-        let hived = try Self.executable(build, in: directory)
+        let hived = try await Self.executable(build, in: directory)
         let config = try directory.write("hived.yaml", """
             log: {level: info, target: stderr}
             signals: {SIGUSR1: "custom:stats"}
@@ -55,14 +52,10 @@ import Testing
             """)
         let process = try HivedProcess(["--config", config], in: directory, executable: hived)
         try await process.waitForReady()
-        process.signal(SIGUSR1)
+        try await process.deliver(SIGUSR1)
+        try await process.waitForStderr(containing: "the heartbeat has beaten 0 times")
         // "at 12:34:56 …" only if the reporter resolved SystemClock; without it, "at now …".
-        let pattern = try Regex(#"at \d\d:\d\d:\d\d the heartbeat has beaten 0 times"#)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !process.stderr.contains(pattern), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(process.stderr.contains(pattern), "\(process.stderr)")
+        #expect(process.stderr.contains(try Regex(#"at \d\d:\d\d:\d\d the heartbeat has beaten 0 times"#)), "\(process.stderr)")
         process.signal(SIGTERM)
         #expect(try await process.exitStatus() == 0)
     }

@@ -20,7 +20,9 @@ import Glibc
         """
 
     /// Compiles the library into `directory` with the toolchain's `clang` and loads it.
-    static func load(_ name: String, in directory: String) throws -> (path: String, handle: UnsafeMutableRawPointer) {
+    /// Waits for the compiler without holding a thread of the pool (other tests' budgets
+    /// need them).
+    static func load(_ name: String, in directory: String) async throws -> (path: String, handle: UnsafeMutableRawPointer) {
         let source = directory + "/plugin.c"
         let library = directory + "/\(name).so"
         try Self.source.write(toFile: source, atomically: true, encoding: .utf8)
@@ -30,8 +32,14 @@ import Glibc
             "clang", "-shared", "-fPIC", "-O1", "-o", library, source,
             "-L", try swiftLibraries(), "-Wl,--no-as-needed", "-lswiftCore",
         ]
-        try clang.run()
-        clang.waitUntilExit()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            clang.terminationHandler = { _ in continuation.resume() }
+            do {
+                try clang.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
         guard clang.terminationStatus == 0 else { throw TestFailure("clang failed (\(clang.terminationStatus))") }
         guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
             throw TestFailure("dlopen: \(String(cString: dlerror()))")
@@ -47,12 +55,12 @@ import Glibc
         return String(core.path.dropLast("/libswiftCore.so".count))
     }
 
-    @Test func aSharedObjectLoadedLaterIsScannedAtTheNextCall() throws {
+    @Test func aSharedObjectLoadedLaterIsScannedAtTheNextCall() async throws {
         let directory = try TemporaryDirectory()
         let registry = AnnotationRegistry(section: "hivekit_test_plugin")
         #expect(try registry.all().isEmpty, "no image has the section yet")
 
-        let (path, handle) = try Self.load("with-hook", in: directory.path)
+        let (path, handle) = try await Self.load("with-hook", in: directory.path)
         defer { dlclose(handle) }
         typealias SetHook = @convention(c) (HiveAnnotation?) -> Void
         let setHook = unsafeBitCast(try #require(dlsym(handle, "hivekit_test_set_hook")), to: SetHook.self)
@@ -65,9 +73,9 @@ import Glibc
         #expect(try registry.all().count == 1, "an image is scanned once")
     }
 
-    @Test func aMalformedSharedObjectIsNamed() throws {
+    @Test func aMalformedSharedObjectIsNamed() async throws {
         let directory = try TemporaryDirectory()
-        let (path, handle) = try Self.load("without-hook", in: directory.path)
+        let (path, handle) = try await Self.load("without-hook", in: directory.path)
         defer { dlclose(handle) }
         let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: "hivekit_test_plugin").all() }
         #expect(error?.code == .invalidAnnotation)
