@@ -29,9 +29,9 @@ import Testing
 
         let writer = try FifoWriter(fifo)
         writer.write("pressure\n")
-        let file = try await ProbeFile.waitFor(events, "memoryWarning for both modules") { _ in
-            (try? ProbeFile(path: events).modules(receiving: "memoryWarning").count) == 2
-        }
+        let file = try await ProbeFile.waitFor(events, "memoryWarning for both modules", until: { file in
+            file.modules(receiving: "memoryWarning").count == 2
+        })
         let warnings = file.lines.filter { $0.event == "memoryWarning" }
         #expect(Set(warnings.map(\.module)) == ["a", "b"])
         #expect(warnings.allSatisfy { $0.params == ["source": "psi"] }, "\(warnings)")
@@ -70,9 +70,9 @@ import Testing
         let status = try #require(hived.notify).messages[reloaded]
         #expect(status.contains("changed memory pressure interval"), "\(status)")
         writer.write("2")
-        _ = try await ProbeFile.waitFor(events, "second warning") { _ in
-            (try? ProbeFile(path: events).modules(receiving: "memoryWarning").count) == 4
-        }
+        _ = try await ProbeFile.waitFor(events, "second warning", until: { file in
+            file.modules(receiving: "memoryWarning").count == 4
+        })
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
     }

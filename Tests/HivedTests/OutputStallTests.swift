@@ -27,9 +27,9 @@ import Testing
         let reloads = Self.datagramQueueLength / 2 + 5
         for count in 1...reloads {
             hived.signal(SIGHUP)
-            _ = try await ProbeFile.waitFor(events, "reload \(count)") { _ in
-                (try? ProbeFile(path: events).modules(receiving: "reload").count) == count
-            }
+            _ = try await ProbeFile.waitFor(events, "reload \(count)", until: { file in
+                file.modules(receiving: "reload").count == count
+            })
         }
         let sent = ContinuousClock.now
         hived.signal(SIGTERM)

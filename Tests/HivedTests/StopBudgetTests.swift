@@ -58,9 +58,9 @@ import Testing
             \(modules.joined(separator: "\n"))
             """)
         let hived = try HivedProcess(["run", "--config", path], in: directory)
-        _ = try await ProbeFile.waitFor(events, "every init") { _ in
-            (try? ProbeFile(path: events).modules(receiving: "init").count) == count
-        }
+        _ = try await ProbeFile.waitFor(events, "every init", until: { file in
+            file.modules(receiving: "init").count == count
+        })
         let sent = ContinuousClock.now
         hived.signal(SIGTERM)
         let exited = try await hived.waitForExit(timeout: .seconds(15))
@@ -84,9 +84,9 @@ import Testing
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
         hived.signal(SIGUSR1)
-        _ = try await ProbeFile.waitFor(events, "both hang") { _ in
-            (try? ProbeFile(path: events).lines.filter { $0.name == "hang" }.count) == 2
-        }
+        _ = try await ProbeFile.waitFor(events, "both hang", until: { file in
+            file.lines.filter { $0.name == "hang" }.count == 2
+        })
         let sent = ContinuousClock.now
         hived.signal(SIGTERM)
         let exited = try await hived.waitForExit(timeout: .seconds(15))

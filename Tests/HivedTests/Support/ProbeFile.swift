@@ -46,7 +46,7 @@ struct ProbeFile {
     }
 
     /// Waits until the file at `path` has a line for which `predicate` holds; a malformed
-    /// line fails at once.
+    /// line fails at once. For a condition on the whole file, use `waitFor(_:_:until:)`.
     static func waitFor(
         _ path: String, timeout: Duration = .seconds(20), _ what: String,
         where predicate: (Line) -> Bool
@@ -55,6 +55,21 @@ struct ProbeFile {
         try await waitUntil(what, timeout: timeout, detail: { "\(path) has \(file.events)" }) {
             file = try ProbeFile(path: path)
             return file.lines.contains(where: predicate)
+        }
+        return file
+    }
+
+    /// Waits until the whole file at `path` satisfies `condition` (e.g. two modules
+    /// received `memoryWarning`) and returns the file as it was then; a malformed line
+    /// fails at once.
+    static func waitFor(
+        _ path: String, timeout: Duration = .seconds(20), _ what: String,
+        until condition: (ProbeFile) -> Bool
+    ) async throws -> ProbeFile {
+        var file = ProbeFile(lines: [])
+        try await waitUntil(what, timeout: timeout, detail: { "\(path) has \(file.events)" }) {
+            file = try ProbeFile(path: path)
+            return condition(file)
         }
         return file
     }
