@@ -188,7 +188,10 @@ final class NotifySocket: Sendable {
         }
     }
 
-    private static func realtimeNow() -> Duration {
+    /// `CLOCK_REALTIME` now, the clock of ``Datagram/received``: take it just before
+    /// `kill(2)` and compare it with the kernel's receive time of hived's last datagram to
+    /// time a stop exactly, however late this process gets to look.
+    static func realtimeNow() -> Duration {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
