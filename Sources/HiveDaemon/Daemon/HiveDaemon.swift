@@ -134,7 +134,9 @@ public final class HiveDaemon: Sendable {
         }
         // Before any module is built, so a module's swift-metrics objects get the backend.
         let metrics = HiveMetrics.shared
-        let hive = Hive(configuration.hiveConfiguration(logger: logger))
+        var hiveConfiguration = configuration.hiveConfiguration(logger: logger)
+        addSockets(to: &hiveConfiguration, logger: logger)
+        let hive = Hive(hiveConfiguration)
         let (early, stopRequested) = current.withLock { current in
             current.signals = configuration.signals
             if current.stopDeadline == nil { current.stopBudget = configuration.budgets.stop }

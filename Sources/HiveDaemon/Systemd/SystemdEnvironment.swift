@@ -15,11 +15,11 @@ import Darwin
 public struct SystemdEnvironment: Sendable, Hashable {
     /// The variables that belong to this process alone and must not reach a child:
     /// `NOTIFY_SOCKET`, `WATCHDOG_USEC`, `WATCHDOG_PID`, `LISTEN_FDS`, `LISTEN_PID`,
-    /// `LISTEN_FDNAMES`, `MEMORY_PRESSURE_WATCH`, `MEMORY_PRESSURE_WRITE`. (`JOURNAL_STREAM`
-    /// may be inherited: a child checks it against its own stderr.)
+    /// `LISTEN_FDNAMES`, `FDSTORE`, `MEMORY_PRESSURE_WATCH`, `MEMORY_PRESSURE_WRITE`.
+    /// (`JOURNAL_STREAM` may be inherited: a child checks it against its own stderr.)
     public static let processOnlyVariables: Set<String> = [
         "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
-        "MEMORY_PRESSURE_WATCH", "MEMORY_PRESSURE_WRITE",
+        "FDSTORE", "MEMORY_PRESSURE_WATCH", "MEMORY_PRESSURE_WRITE",
     ]
 
     /// `NOTIFY_SOCKET`: where `sd_notify` sends; nil (or empty) outside systemd.
@@ -32,6 +32,17 @@ public struct SystemdEnvironment: Sendable, Hashable {
     public var listenFDs: String?
     /// `LISTEN_PID`, unparsed: the process the passed sockets are meant for.
     public var listenPID: String?
+    /// `LISTEN_FDNAMES`, unparsed: the passed sockets' names, separated by `:`.
+    public var listenFDNames: String?
+    /// `FDSTORE`, unparsed: the size of the service's descriptor store, which systemd 254
+    /// and later set when `FileDescriptorStoreMax=` is not zero.
+    public var fileDescriptorStoreMaximum: String?
+    /// The descriptors passed to this process (socket activation and the descriptor store),
+    /// as `sd_listen_fds_with_names` read them in ``capture()``: empty when `LISTEN_PID` is
+    /// another process's.
+    public var passedDescriptors: [PassedDescriptor]
+    /// Why the passed descriptors could not be read (malformed `LISTEN_*` variables), if so.
+    public var passedDescriptorsError: SystemdError?
     /// `JOURNAL_STREAM`, unparsed: `DEV:INODE` of the stream connected to journald.
     public var journalStreamVariable: String?
     /// `MEMORY_PRESSURE_WATCH`: the file or socket to watch for memory pressure (systemd
@@ -50,6 +61,10 @@ public struct SystemdEnvironment: Sendable, Hashable {
         watchdogPID: String? = nil,
         listenFDs: String? = nil,
         listenPID: String? = nil,
+        listenFDNames: String? = nil,
+        fileDescriptorStoreMaximum: String? = nil,
+        passedDescriptors: [PassedDescriptor] = [],
+        passedDescriptorsError: SystemdError? = nil,
         journalStream: String? = nil,
         memoryPressureWatch: String? = nil,
         memoryPressureWrite: String? = nil,
@@ -60,18 +75,31 @@ public struct SystemdEnvironment: Sendable, Hashable {
         self.watchdogPID = watchdogPID
         self.listenFDs = listenFDs
         self.listenPID = listenPID
+        self.listenFDNames = listenFDNames
+        self.fileDescriptorStoreMaximum = fileDescriptorStoreMaximum
+        self.passedDescriptors = passedDescriptors
+        self.passedDescriptorsError = passedDescriptorsError
         self.journalStreamVariable = journalStream
         self.memoryPressureWatch = memoryPressureWatch
         self.memoryPressureWrite = memoryPressureWrite
         self.runtimeDirectory = runtimeDirectory
     }
 
-    /// Reads the variables from the process environment now (`getenv`).
+    /// Reads the variables from the process environment now (`getenv`), and the passed
+    /// descriptors with `sd_listen_fds_with_names(0, …)`, which also marks them close-on-exec
+    /// so no child inherits them. Nothing is unset.
     ///
     /// Call it once, at the top of `main`, before any thread is started.
     public static func capture() -> SystemdEnvironment {
         func variable(_ name: String) -> String? {
             getenv(name).map { String(cString: $0) }
+        }
+        var passed: [PassedDescriptor] = []
+        var passedError: SystemdError?
+        do {
+            passed = try SystemdCalls.listenFDsWithNames()
+        } catch {
+            passedError = error
         }
         return SystemdEnvironment(
             notifySocket: variable("NOTIFY_SOCKET"),
@@ -79,6 +107,10 @@ public struct SystemdEnvironment: Sendable, Hashable {
             watchdogPID: variable("WATCHDOG_PID"),
             listenFDs: variable("LISTEN_FDS"),
             listenPID: variable("LISTEN_PID"),
+            listenFDNames: variable("LISTEN_FDNAMES"),
+            fileDescriptorStoreMaximum: variable("FDSTORE"),
+            passedDescriptors: passed,
+            passedDescriptorsError: passedError,
             journalStream: variable("JOURNAL_STREAM"),
             memoryPressureWatch: variable("MEMORY_PRESSURE_WATCH"),
             memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"),

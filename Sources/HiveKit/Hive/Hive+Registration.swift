@@ -66,10 +66,11 @@ extension Hive {
         forget(named: name)
     }
 
-    /// Drops a module from the order, with its services, routes and actions; it
-    /// receives nothing more.
+    /// Drops a module from the order, with its services, routes, actions and stored
+    /// descriptors; it receives nothing more.
     func forget(named name: String) {
         state.withLock { $0.remove(named: name) }
         forgetCalls(ownedBy: name)
+        socketTable.forget(ownedBy: name)
     }
 }

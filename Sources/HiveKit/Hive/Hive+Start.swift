@@ -33,6 +33,7 @@ extension Hive {
             state.startup = StartupProfile(phases: phases, total: total)
             for phase in phases { state.delivered[Int(phase.event.rawValue)] += 1 }
         }
+        socketTable.closeUnclaimed(startSucceeded: failure == nil)
         guard let failure else {
             state.withLock { $0.phase = .initialized }
             return

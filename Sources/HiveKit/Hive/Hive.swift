@@ -101,12 +101,17 @@ public final class Hive: Sendable {
     let actionStore = ActionStore()
     /// Who watches events as they are delivered (see ``HiveObserver``).
     let observers = HiveObservers()
+    /// Passed sockets and the descriptor store (see `Hive+Sockets.swift`).
+    let socketTable: SocketTable
 
     /// An empty hive; register modules, then ``start()``.
     public init(_ configuration: HiveConfiguration = HiveConfiguration()) {
         self.configuration = configuration
         self.environment = configuration.environment
         self.state = Mutex(State(defaultBudget: configuration.defaultBudget))
+        self.socketTable = SocketTable(
+            passed: configuration.passedDescriptors, store: configuration.descriptorStore,
+            logger: configuration.logger)
     }
 
     /// A hive holding `modules`, not yet started.

@@ -8,16 +8,25 @@ public struct HiveConfiguration: Sendable {
     public var defaultBudget: Duration
     /// The logger modules' loggers derive from (they add `module` and `event` metadata).
     public var logger: Logger
+    /// Descriptors the process was given at start (socket activation, the descriptor
+    /// store), offered to modules through ``ModuleContext/sockets`` until start-up ends.
+    public var passedDescriptors: [PassedDescriptor]
+    /// Where modules' descriptors are kept across restarts; `nil`: nowhere (storing fails).
+    public var descriptorStore: (any DescriptorStore)?
 
     /// A configuration; every parameter has a default (the logger is labelled `HiveKit`).
     public init(
         environment: HiveEnvironment = .development,
         defaultBudget: Duration = .seconds(5),
-        logger: Logger = Logger(label: "HiveKit")
+        logger: Logger = Logger(label: "HiveKit"),
+        passedDescriptors: [PassedDescriptor] = [],
+        descriptorStore: (any DescriptorStore)? = nil
     ) {
         self.environment = environment
         self.defaultBudget = defaultBudget
         self.logger = logger
+        self.passedDescriptors = passedDescriptors
+        self.descriptorStore = descriptorStore
     }
 
     /// How often running hooks are checked against their budgets: a quarter of the

@@ -9,7 +9,7 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
             case handlerFailed, handlerTimedOut, duplicateModule, unknownModule, unknownModuleType
             case invalidSettings, invalidConfiguration, refusedEvent, notRegistered
             case duplicateRegistration, typeMismatch, invalidRoute, notFound
-            case circularDependency, invalidParameter, cancelled, invalidAnnotation
+            case circularDependency, invalidParameter, cancelled, invalidAnnotation, unavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -48,6 +48,8 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(.cancelled)
         /// An annotation in the program is malformed (``HiveAnnotations``).
         public static let invalidAnnotation = Code(.invalidAnnotation)
+        /// A passed socket or the descriptor store a module asked for is not there.
+        public static let unavailable = Code(.unavailable)
 
         public var description: String { base.rawValue }
     }
