@@ -1,0 +1,170 @@
+import Dispatch
+import HiveKit
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `echo-server`'s I/O: accepts clients on a listening socket and serves each with an
+/// ``EchoConnection``, all on one serial Dispatch queue that only ever waits in the kernel
+/// for readiness (no thread blocks on a client, none spins).
+///
+/// With a descriptor store, every accepted connection is stored before it is served, and
+/// removed from the store when the client leaves, so a restarted process can go on
+/// serving the very same connections.
+///
+/// `@unchecked Sendable`: `connections`, `listener` and `isAcceptPaused` are touched only
+/// on `queue`, a serial queue: the source handlers run there and the methods hop onto it.
+/// The other properties are constants.
+final class EchoServer: @unchecked Sendable {
+    /// At most this many connections are accepted per readiness event, so a busy listener
+    /// cannot starve the connections' reads.
+    private static let acceptBurst = 64
+
+    private let queue: DispatchQueue
+    private let logger: Logger
+    /// Where connections are stored; nil when there is no store.
+    private let sockets: ModuleSockets?
+    private var connections: [ObjectIdentifier: EchoConnection] = [:]
+    private var listener: DispatchSourceRead?
+    private var isAcceptPaused = false
+    /// Accepted connections on their way to the store, in order.
+    private let accepted: AsyncStream<Int32>.Continuation
+    private var storing: Task<Void, Never>?
+
+    /// A server for the module `module`, logging to `logger`; with `sockets` it keeps its
+    /// connections in the descriptor store.
+    init(module: String, logger: Logger, sockets: ModuleSockets?) {
+        self.queue = DispatchQueue(label: "hived.echo-server.\(module)")
+        self.logger = logger
+        self.sockets = sockets
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.accepted = continuation
+        // One task stores accepted connections one after another (the first store may ask
+        // systemd whether there is a store), and each is served only once stored: so a
+        // connection is never removed from the store before it was put there. The task
+        // holds the server until ``stopAccepting()`` ends the stream.
+        self.storing = Task { [self] in
+            var warned = false
+            for await descriptor in stream {
+                let name = EchoConnection.storeName(of: descriptor)
+                do {
+                    try await sockets?.store(descriptor, as: name)
+                } catch {
+                    if !warned { logger.warning("connections will not survive a restart: \(error)") }
+                    warned = true
+                }
+                queue.async { self.serve(descriptor, name: name) }
+            }
+        }
+    }
+
+    /// Accepts clients on `descriptor`, a listening socket, which the server now owns; a
+    /// listener already in use is closed.
+    func listen(on descriptor: Int32) async {
+        await onQueue { [self] in
+            stopListening()
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            source.setEventHandler { [self] in acceptAvailable(descriptor) }
+            source.setCancelHandler { close(descriptor) }
+            listener = source
+            isAcceptPaused = false
+            source.activate()
+        }
+    }
+
+    /// Serves a connection this module stored before the process restarted (it stays
+    /// stored).
+    func resume(_ descriptor: Int32, name: String) async {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        await onQueue { [self] in serve(descriptor, name: name) }
+    }
+
+    /// Stops accepting (the listener is closed here; a copy in the store or the socket
+    /// unit keeps it open for the next process) and returns once every accepted connection
+    /// was stored. Connections are still served.
+    func stopAccepting() async {
+        await onQueue { [self] in stopListening() }
+        accepted.finish()
+        await storing?.value
+        storing = nil
+    }
+
+    /// Stops serving: closes every connection's descriptor in this process, leaving the
+    /// store alone (a restart finds them there).
+    func shutDown() async {
+        await stopAccepting()
+        await onQueue { [self] in
+            for connection in connections.values { connection.shutDown() }
+            connections.removeAll()
+        }
+    }
+
+    private func serve(_ descriptor: Int32, name: String) {
+        let connection = EchoConnection(descriptor: descriptor, name: name, queue: queue) { [self] ended in
+            connections[ObjectIdentifier(ended)] = nil
+            sockets?.removeStored(ended.name)
+            logger.debug("client left", metadata: ["connection": "\(ended.name)"])
+        }
+        connections[ObjectIdentifier(connection)] = connection
+        connection.start()
+    }
+
+    private func acceptAvailable(_ descriptor: Int32) {
+        for _ in 0..<Self.acceptBurst {
+            let client = accept(descriptor, nil, nil)
+            if client >= 0 {
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                if case .terminated = accepted.yield(client) { close(client) }
+                continue
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK:
+                return
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            default:
+                // Out of descriptors or memory: a level-triggered source would fire again at
+                // once, so pause accepting for a moment instead of spinning.
+                let code = errno
+                logger.error("cannot accept a client: \(String(cString: strerror(code))) (errno \(code)); retrying in 100 ms")
+                pauseAccepting()
+                return
+            }
+        }
+    }
+
+    /// Suspends the accept source for 100 ms. Call on `queue`.
+    private func pauseAccepting() {
+        guard let listener, !isAcceptPaused else { return }
+        listener.suspend()
+        isAcceptPaused = true
+        queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+            // A listener replaced or stopped meanwhile was resumed then.
+            guard isAcceptPaused, let listener = self.listener else { return }
+            isAcceptPaused = false
+            listener.resume()
+        }
+    }
+
+    /// Cancels the accept source, which closes the listener. Call on `queue`.
+    private func stopListening() {
+        guard let source = listener else { return }
+        if isAcceptPaused { source.resume() }
+        isAcceptPaused = false
+        source.cancel()
+        listener = nil
+    }
+
+    private func onQueue(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                body()
+                done.resume()
+            }
+        }
+    }
+}
