@@ -8,7 +8,9 @@ import Testing
     static func with<T>(_ variables: [String: String?], _ body: () throws -> T) throws -> T {
         var saved = [String: String?]()
         for (name, value) in variables {
-            saved[name] = getenv(name).map { String(cString: $0) }
+            // updateValue, not a subscript: assigning nil would drop the key, and a variable
+            // that was unset would then stay set after the test.
+            saved.updateValue(getenv(name).map { String(cString: $0) }, forKey: name)
             if let value { setenv(name, value, 1) } else { unsetenv(name) }
         }
         defer {

@@ -97,7 +97,7 @@ extension ProcessEnvironmentSuite {
         @Test func childEnvironmentLeavesOutProcessOnlyVariables() throws {
             let base = [
                 "PATH": "/usr/bin", "NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1", "WATCHDOG_PID": "2",
-                "LISTEN_FDS": "1", "LISTEN_PID": "2", "LISTEN_FDNAMES": "a", "JOURNAL_STREAM": "1:2",
+                "LISTEN_FDS": "1", "LISTEN_PID": "2", "LISTEN_FDNAMES": "a", "FDSTORE": "8", "JOURNAL_STREAM": "1:2",
             ]
             #expect(SystemdEnvironment.childEnvironment(from: base) == ["PATH": "/usr/bin", "JOURNAL_STREAM": "1:2"])
 
@@ -111,12 +111,14 @@ extension ProcessEnvironmentSuite {
         @Test func captureReadsEveryVariable() throws {
             let variables: [String: String?] = [
                 "NOTIFY_SOCKET": "/run/n", "WATCHDOG_USEC": "100", "WATCHDOG_PID": "7",
-                "LISTEN_FDS": "2", "LISTEN_PID": "8", "JOURNAL_STREAM": "9:10",
+                "LISTEN_FDS": "2", "LISTEN_PID": "8", "LISTEN_FDNAMES": "a:b", "FDSTORE": "16",
+                "JOURNAL_STREAM": "9:10",
             ]
             let captured = try ProcessEnvironmentSuite.with(variables) { SystemdEnvironment.capture() }
             #expect(captured == SystemdEnvironment(
                 notifySocket: "/run/n", watchdogMicroseconds: "100", watchdogPID: "7",
-                listenFDs: "2", listenPID: "8", journalStream: "9:10"))
+                listenFDs: "2", listenPID: "8", listenFDNames: "a:b", fileDescriptorStoreMaximum: "16",
+                journalStream: "9:10"))
             #expect(captured.journalStream == JournalStream(device: 9, inode: 10))
         }
 

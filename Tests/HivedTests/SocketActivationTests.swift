@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// hived given sockets the way systemd gives them (`LISTEN_FDS`, `LISTEN_PID`,
+/// `LISTEN_FDNAMES`) and a `NOTIFY_SOCKET` that keeps a descriptor store like systemd's:
+/// the echo-server takes its socket by name, unclaimed sockets are closed, sockets meant
+/// for another process are left alone, and a restart goes on echoing on the same
+/// connection.
+@Suite struct SocketActivationTests {
+    static func echoConfig(_ settings: String) -> String {
+        """
+        environment: testing
+        log: {level: debug}
+        budgets: {event: 5s, stop: 10s}
+        modules:
+          - name: echo
+            type: echo-server
+            settings: \(settings)
+        """
+    }
+
+    @Test("a passed socket reaches the echo-server by name; one nobody takes is logged and closed")
+    func activatedSocketIsTakenByName() async throws {
+        let directory = try TestDirectory()
+        let web = try LineSocket.listen(at: directory.file("web.sock"))
+        let extra = try LineSocket.listen(at: directory.file("extra.sock"))
+        defer { close(web); close(extra) }
+        let config = try directory.write("hived.yaml", Self.echoConfig("{socket: web}"))
+        let hived = try SpawnedHived(
+            ["run", "--config", config], in: directory, passing: [("web", web), ("extra", extra)])
+
+        try await hived.waitForLog("closed socket 'extra' (fd 4): no module took it")
+        #expect(hived.stderr.contains("received 2 descriptors from systemd: 'web' (fd 3), 'extra' (fd 4)"))
+        #expect(!hived.holdsSocket(inode: LineSocket.inode(of: extra)), "hived closed its copy of 'extra'")
+        #expect(hived.holdsSocket(inode: LineSocket.inode(of: web)))
+
+        let client = try LineSocket.connect(to: directory.file("web.sock"))
+        defer { close(client) }
+        #expect(LineSocket.echo("hello over socket activation", on: client) == "hello over socket activation")
+        #expect(LineSocket.echo("and again", on: client) == "and again")
+
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test("LISTEN_PID of another process: the sockets are ignored, left open, and the log says so")
+    func otherProcessSocketsAreIgnored() async throws {
+        let directory = try TestDirectory()
+        let web = try LineSocket.listen(at: directory.file("web.sock"))
+        defer { close(web) }
+        let config = try directory.write("hived.yaml", """
+            environment: testing
+            modules:
+              - {name: probe, type: probe, settings: {path: \(directory.file("events"))}}
+            """)
+        let hived = try SpawnedHived(
+            ["run", "--config", config], in: directory, passing: [("web", web)], listenPID: .other(1))
+        try await hived.waitForLog("ignored LISTEN_FDS=1: meant for process 1, not this one (\(hived.pid))")
+        _ = try await ProbeFile.waitFor(directory.file("events"), "ready") { $0.event == "ready" }
+        #expect(hived.holdsSocket(inode: LineSocket.inode(of: web)), "not hived's to close")
+        #expect(!hived.stderr.contains("closed socket"))
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
+    @Test("a module asking for a socket that was not passed fails start-up, naming module and socket")
+    func missingSocketFailsStart() async throws {
+        let directory = try TestDirectory()
+        let web = try LineSocket.listen(at: directory.file("web.sock"))
+        defer { close(web) }
+        let config = try directory.write("hived.yaml", Self.echoConfig("{socket: web}"))
+        let hived = try SpawnedHived(
+            ["run", "--config", config], in: directory, passing: [("web", web)], listenPID: .other(1))
+        #expect(try await hived.exitStatus() == 70)
+        #expect(hived.stderr.contains("module 'echo': no socket named 'web' was passed (none was passed)"), "\(hived.stderr)")
+    }
+
+    @Test("the listener and an open connection go to the store; the next hived goes on echoing on them")
+    func restartKeepsTheConnection() async throws {
+        let directory = try TestDirectory()
+        let manager = try ServiceManagerSocket(directory: directory.path)
+        let path = directory.file("echo.sock")
+        let config = try directory.write("hived.yaml", Self.echoConfig("{listen: \(path)}"))
+        let environment = ["NOTIFY_SOCKET": manager.path, "FDSTORE": "16"]
+        let first = try SpawnedHived(["run", "--config", config], in: directory, passing: [], environment: environment)
+        try await manager.waitForReady()
+        #expect(manager.storedNames == ["echo/listener"])
+
+        let client = try LineSocket.connect(to: path)
+        defer { close(client) }
+        #expect(LineSocket.echo("before the restart", on: client) == "before the restart")
+        try await manager.waitForStore("the connection stored") { $0.count == 2 && $0[1].hasPrefix("echo/connection.") }
+        let stored = manager.storedNames
+
+        first.signal(SIGTERM)
+        #expect(try await first.exitStatus() == 0)
+        #expect(manager.storedNames == stored, "a stop removes nothing from the store")
+
+        // What systemd does at a restart: the stored descriptors, with their names.
+        let passed = manager.storedDescriptors()
+        let second = try SpawnedHived(["run", "--config", config], in: directory, passing: passed, environment: environment)
+        passed.forEach { close($0.descriptor) }
+        try await second.waitForLog("listener restored from the descriptor store; resumed 1 connection")
+        #expect(LineSocket.echo("after the restart, same connection", on: client) == "after the restart, same connection")
+
+        let newcomer = try LineSocket.connect(to: path)
+        #expect(LineSocket.echo("a new client", on: newcomer) == "a new client")
+        close(newcomer)
+        close(client)
+        try await manager.waitForStore("both clients removed from the store") { $0 == ["echo/listener"] }
+
+        second.signal(SIGTERM)
+        #expect(try await second.exitStatus() == 0)
+    }
+
+    @Test("without a descriptor store the echo-server says why and still echoes")
+    func noStoreStillEchoes() async throws {
+        let directory = try TestDirectory()
+        let path = directory.file("echo.sock")
+        let config = try directory.write("hived.yaml", Self.echoConfig("{listen: \(path)}"))
+        let hived = try SpawnedHived(["run", "--config", config], in: directory, passing: [])
+        try await hived.waitForLog("echoing lines on \(path) (listener opened)")
+        #expect(hived.stderr.contains("will not survive a restart"), "\(hived.stderr)")
+        #expect(hived.stderr.contains("no NOTIFY_SOCKET"), "\(hived.stderr)")
+        let client = try LineSocket.connect(to: path)
+        defer { close(client) }
+        #expect(LineSocket.echo("no store", on: client) == "no store")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+}
