@@ -113,6 +113,28 @@ import Testing
         #expect(try await second.exitStatus() == 0)
     }
 
+    @Test("echo-server settings are checked at their line; the shipped example is valid")
+    func settingsAreChecked() async throws {
+        let directory = try TestDirectory()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let example = root.appendingPathComponent("config/examples/echo-server.yaml").path
+        let good = try HivedProcess(["check-config", example], in: directory, notify: false)
+        #expect(try await good.exitStatus() == 0, "\(good.stderr)")
+
+        for (settings, message) in [
+            ("{listen: 'localhost:80'}", "setting 'listen' must be HOST:PORT"),
+            ("{socket: web, listen: /run/x.sock}", "setting 'listen' cannot be given together with 'socket'"),
+            ("{}", "setting 'socket' or 'listen' is required"),
+            ("{sockets: web}", "unknown setting 'sockets'"),
+        ] {
+            let config = try directory.write("bad.yaml", Self.echoConfig(settings))
+            let bad = try HivedProcess(["check-config", config], in: directory, notify: false)
+            #expect(try await bad.exitStatus() == 78)
+            #expect(bad.stderr.contains("bad.yaml:7: module 'echo': \(message)"), "\(bad.stderr)")
+        }
+    }
+
     @Test("without a descriptor store the echo-server says why and still echoes")
     func noStoreStillEchoes() async throws {
         let directory = try TestDirectory()

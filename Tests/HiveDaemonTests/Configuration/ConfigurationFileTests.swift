@@ -93,6 +93,7 @@ import Testing
         let path = Self.packageRoot.appendingPathComponent(relativePath).path
         var catalog = ModuleCatalog()  // only hived's built-in types
         catalog.register("probe") { _ in InertModule() }
+        catalog.register("echo-server") { _ in InertModule() }  // settings: SocketActivationTests
         let configuration = try ConfigurationLoader.load(path: path, catalog: catalog)
         #expect(!configuration.modules.isEmpty)
         for module in configuration.modules where module.type == "probe" {
