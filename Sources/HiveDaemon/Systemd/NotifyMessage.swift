@@ -28,6 +28,9 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     /// What the message does.
     public let kind: Kind
+    /// Descriptors sent with the datagram (`SCM_RIGHTS`, for `FDSTORE=1`): duplicates the
+    /// message owns, closed by the notifier once sent. Empty for every other message.
+    public internal(set) var descriptors: [Int32] = []
 
     /// A message of raw text; the caller keeps it to `NAME=value` lines.
     public init(rawText: String) {

@@ -5,7 +5,8 @@ import Synchronization
 
 /// systemd's file descriptor store for this service, as a HiveKit ``DescriptorStore``:
 /// `FDSTORE=1` with `FDNAME=` to store (through `sd_pid_notify_with_fds`), and
-/// `FDSTOREREMOVE=1` to remove.
+/// `FDSTOREREMOVE=1` to remove, both queued on the notifier like every notification, so
+/// neither ever waits for systemd to read.
 ///
 /// The store exists only when systemd listens (`NOTIFY_SOCKET`) and the unit sets
 /// `FileDescriptorStoreMax=` above zero. systemd 254 and later say how large it is in
@@ -51,11 +52,13 @@ public final class SystemdDescriptorStore: DescriptorStore {
         return try await task.value.get()
     }
 
-    /// Sends `descriptor` to the store under `name`; the caller keeps its own.
+    /// Queues a duplicate of `descriptor` for the store under `name` (the notifier's writer
+    /// thread sends it, in order with every other notification); the caller keeps its own.
+    /// Never blocks.
     ///
-    /// - Throws: ``SystemdError`` when `sd_pid_notify_with_fds` fails.
+    /// - Throws: ``SystemdError`` when the descriptor cannot be duplicated.
     public func store(_ descriptor: Int32, name: String) throws {
-        try notifier.trySend(.storeDescriptors(name: name), descriptors: [descriptor])
+        try notifier.send(.storeDescriptors(name: name), descriptors: [descriptor])
     }
 
     /// Removes every descriptor stored under `name`.

@@ -5,9 +5,32 @@ import Glibc
 #endif
 
 extension SystemdNotifier {
-    /// Sends `message` with `descriptors` attached (`FDSTORE=1`…), through
-    /// `sd_pid_notify_with_fds`; the caller keeps its descriptors (the kernel passes
-    /// duplicates).
+    /// Queues `message` with duplicates of `descriptors` attached (`FDSTORE=1`…); never
+    /// blocks. The writer thread sends them with `sd_pid_notify_with_fds` in order with
+    /// every other message, then closes the duplicates; the caller keeps its own.
+    ///
+    /// - Returns: false when notifications are off (no `NOTIFY_SOCKET`), true once queued.
+    /// - Throws: ``SystemdError`` (`fcntl`) when a descriptor cannot be duplicated (it is
+    ///   closed, or the process is out of descriptors); nothing is queued then.
+    @discardableResult
+    public func send(_ message: NotifyMessage, descriptors: [Int32]) throws(SystemdError) -> Bool {
+        guard isEnabled else { return false }
+        var message = message
+        for descriptor in descriptors {
+            let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+            guard duplicate >= 0 else {
+                let code = errno
+                message.descriptors.forEach { close($0) }
+                throw SystemdError(function: "fcntl(F_DUPFD_CLOEXEC)", errno: code)
+            }
+            message.descriptors.append(duplicate)
+        }
+        return send(message)
+    }
+
+    /// Sends `message` with `descriptors` now, on the calling thread, and reports a failure
+    /// as an error. Blocks while the receiver does not read: for tools and tests, never for
+    /// a daemon's event, signal or stop path (use ``send(_:descriptors:)`` there).
     ///
     /// - Returns: true if sent; false if notifications are off (no `NOTIFY_SOCKET`).
     /// - Throws: ``SystemdError`` from `sd_pid_notify_with_fds`.
@@ -16,5 +39,17 @@ extension SystemdNotifier {
         guard isEnabled else { return false }
         return try SystemdError.check(
             SystemdCalls.notify(message.text, descriptors: descriptors), "sd_pid_notify_with_fds") > 0
+    }
+
+    /// Sends one queued message on the writer thread (`sd_notify`, or
+    /// `sd_pid_notify_with_fds` when it carries descriptors, which are closed afterwards).
+    static func deliver(_ message: NotifyMessage) throws(SystemdError) {
+        guard !message.descriptors.isEmpty else {
+            try SystemdError.check(SystemdCalls.notify(message.text), "sd_notify")
+            return
+        }
+        defer { message.descriptors.forEach { close($0) } }
+        try SystemdError.check(
+            SystemdCalls.notify(message.text, descriptors: message.descriptors), "sd_pid_notify_with_fds")
     }
 }

@@ -103,7 +103,7 @@ public final class SystemdNotifier: Sendable {
         while true {
             let message = outbox.take()
             do {
-                try SystemdError.check(SystemdCalls.notify(message.text), "sd_notify")
+                try Self.deliver(message)
             } catch {
                 logFailure(error, message)
             }
