@@ -135,6 +135,35 @@ import Testing
         }
     }
 
+    @Test("a reload that changes 'listen' moves the listener, replacing it in the store")
+    func reloadMovesTheListener() async throws {
+        let directory = try TestDirectory()
+        let manager = try ServiceManagerSocket(directory: directory.path)
+        let config = directory.file("hived.yaml")
+        try directory.write("hived.yaml", Self.echoConfig("{listen: \(directory.file("a.sock"))}"))
+        let hived = try SpawnedHived(
+            ["run", "--config", config], in: directory, passing: [],
+            environment: ["NOTIFY_SOCKET": manager.path, "FDSTORE": "16"])
+        try await manager.waitForReady()
+        let before = try LineSocket.connect(to: directory.file("a.sock"))
+        defer { close(before) }
+        #expect(LineSocket.echo("on a", on: before) == "on a")
+
+        try directory.write("hived.yaml", Self.echoConfig("{listen: \(directory.file("b.sock"))}"))
+        hived.signal(SIGHUP)
+        try await hived.waitForLog("echoing lines on \(directory.file("b.sock")) (listener opened and stored)")
+        let after = try LineSocket.connect(to: directory.file("b.sock"))
+        defer { close(after) }
+        #expect(LineSocket.echo("on b", on: after) == "on b")
+        #expect(LineSocket.echo("still on a", on: before) == "still on a", "open connections stay")
+        try await manager.waitForStore("one listener, two connections") { names in
+            names.filter { $0 == "echo/listener" }.count == 1 && names.count == 3
+        }
+        #expect(manager.messages.contains("FDSTOREREMOVE=1\nFDNAME=echo/listener"))
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
     @Test("without a descriptor store the echo-server says why and still echoes")
     func noStoreStillEchoes() async throws {
         let directory = try TestDirectory()

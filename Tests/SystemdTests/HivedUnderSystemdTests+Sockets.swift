@@ -134,7 +134,7 @@ extension HivedUnderSystemdTests {
         let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
         #expect(!journal.contains { $0.contains("echo/") || $0.hasPrefix("received ") }, "nothing of it came back: \(journal)")
         #expect(Self.isRefused(port))
-        #expect(hived.probe("witness").steps.contains("witness.reload"))
+        #expect(try hived.steps("witness").contains("witness.reload"))
     }
 
     // MARK: Helpers

@@ -43,9 +43,29 @@ enum Command {
             try await Task.sleep(for: timeout + .seconds(30))
             kill(pid, SIGKILL)
         }
+        // Foundation's Process sometimes never reports an exit (the child is left a zombie and
+        // the suite hangs, seen under load); look for the exit ourselves too, without reaping
+        // the child (WNOWAIT), so whichever notices first ends the wait.
+        let watcher = Task.detached {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(250))
+                var info = siginfo_t()
+                guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+                    info._sifields._sigchld.si_pid == pid
+                else { continue }
+                let code = info._sifields._sigchld.si_status
+                exited.yield(info.si_code == Int32(CLD_EXITED) ? code : 128 + code)
+                exited.finish()
+                return
+            }
+        }
         var status: Int32 = -1
-        for await exit in exits { status = exit }
+        for await exit in exits {
+            status = exit
+            break
+        }
         timer.cancel()
+        watcher.cancel()
         return CommandResult(
             arguments: arguments, status: status,
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",

@@ -91,7 +91,6 @@ final class EchoServerModule: Module {
             store = nil
         }
         let (listener, activated) = state.withLock { ($0.listener, $0.activated) }
-        let server = EchoServer(module: context.moduleName, logger: logger, sockets: store)
         let descriptor: Int32
         var origin: String
         switch listener {
@@ -109,6 +108,8 @@ final class EchoServerModule: Module {
         case nil:
             throw EchoServerError("setup did not run")
         }
+        // Made once the listener is there: a server is only ever made to be shut down.
+        let server = EchoServer(module: context.moduleName, logger: logger, sockets: store)
         var resumed = 0
         for name in sockets.restoredNames where name.hasPrefix("connection.") {
             while let connection = sockets.takeRestored(name) {
@@ -135,9 +136,19 @@ final class EchoServerModule: Module {
             return
         }
         let sockets = context.sockets
-        let store: ModuleSockets? = sockets.storedNames.contains("listener") ? sockets : nil
-        sockets.removeStored("listener")
-        let (descriptor, origin) = try await open(address, sockets: sockets, store: store, restoring: false)
+        let isStored = sockets.storedNames.contains("listener")
+        // The new listener first: if it cannot be opened, the old one stays, stored.
+        let descriptor = try address.listen()
+        var origin = "listener opened"
+        if isStored {
+            sockets.removeStored("listener")
+            do {
+                try await sockets.store(descriptor, as: "listener")
+                origin = "listener opened and stored"
+            } catch {
+                context.logger.warning("the new listener will not survive a restart: \(error.message)")
+            }
+        }
         await server.listen(on: descriptor)
         state.withLock { $0.listener = listener }
         context.logger.info("echoing lines on \(ListenAddress(boundTo: descriptor) ?? address) (\(origin))")
@@ -166,9 +177,9 @@ final class EchoServerModule: Module {
     /// The listener for `address`: the one stored before a restart if it still listens
     /// there, else a new one, stored when there is a store.
     private func open(
-        _ address: ListenAddress, sockets: ModuleSockets, store: ModuleSockets?, restoring: Bool = true
+        _ address: ListenAddress, sockets: ModuleSockets, store: ModuleSockets?
     ) async throws -> (descriptor: Int32, origin: String) {
-        if restoring, let restored = sockets.takeRestored("listener") {
+        if let restored = sockets.takeRestored("listener") {
             if address.isListening(on: restored) { return (restored, "listener restored from the descriptor store") }
             close(restored)
             sockets.removeStored("listener")
