@@ -29,7 +29,8 @@ extension HivedUnderSystemdTests {
             let client = try EchoClient.connect(port: port).get()
             defer { close(client) }
             #expect(EchoClient.echo("wake up", on: client) == "wake up")
-            #expect(try await hived.property("ActiveState") == "active")
+            // The echo-server serves from init on, so the answer may come before READY=1.
+            #expect(try await eventually { try await hived.property("ActiveState") == "active" })
             #expect(EchoClient.echo("again", on: client) == "again")
 
             let invocation = try await hived.property("InvocationID")
