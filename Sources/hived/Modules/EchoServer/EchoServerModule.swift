@@ -196,7 +196,7 @@ final class EchoServerModule: Module {
 }
 
 /// An `echo-server` hook called out of order (init without setup).
-struct EchoServerError: Error, CustomStringConvertible {
+private struct EchoServerError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
