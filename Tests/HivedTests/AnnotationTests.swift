@@ -35,7 +35,7 @@ import Testing
         let bad = try directory.write("bad.yaml", "modules: [{name: x, type: reportr}]\n")
         let failing = try HivedProcess(["check-config", bad], in: directory, notify: false, executable: hived)
         #expect(try await failing.exitStatus() == 78)
-        #expect(failing.stderr.contains("unknown module type 'reportr' (known: echo, heartbeat, probe, reporter)"), "\(failing.stderr)")
+        #expect(failing.stderr.contains("unknown module type 'reportr' (known: echo, echo-server, heartbeat, probe, reporter)"), "\(failing.stderr)")
     }
 
     @Test(arguments: builds)
