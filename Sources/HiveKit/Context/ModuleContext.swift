@@ -11,8 +11,10 @@ public struct ModuleContext: Sendable {
     public let environment: HiveEnvironment
     /// The module's own settings (after a reload, the new ones).
     public let settings: Settings
-    /// The module's logger, with `module` metadata; ``logger`` adds the event.
-    private let moduleLogger: Logger
+    /// The module's logger: `module` metadata, and `event` for the event the hive
+    /// delivers when a line is logged (none between events). Hand it to route, action and
+    /// service handlers and background tasks: their lines tell the truth about both.
+    public let logger: Logger
     /// The hive the module is registered in: module lookup, services, routes, actions.
     public let hive: Hive
 
@@ -21,16 +23,8 @@ public struct ModuleContext: Sendable {
         self.event = event
         self.environment = hive.environment
         self.settings = entry.settings
-        self.moduleLogger = entry.logger
+        self.logger = entry.logger
         self.hive = hive
-    }
-
-    /// A logger whose metadata carries `module` and `event`. Built when asked for, so a
-    /// hook that does not log costs no allocation.
-    public var logger: Logger {
-        var logger = moduleLogger
-        logger[metadataKey: "event"] = .string(event.kind.name)
-        return logger
     }
 
     /// The custom event's name, when ``event`` is a custom event.

@@ -1,7 +1,11 @@
-/// The kind of a ``HiveEvent``, without parameters: the key of the profiler's tables.
+/// The kind of a ``HiveEvent``, without parameters: the key of the profiler's tables. One
+/// kind names a hook rather than an event: ``validateReload``, which a reload calls on
+/// kept modules whose settings changed before it delivers `reload`.
 public enum EventKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case setup, `init`, ready, background, foreground, reload, memoryWarning, custom
     case terminate, teardown, unmount
+    /// ``Module/validateReload(_:)``: a module asked whether it accepts new settings.
+    case validateReload
 
     /// The name used in logs, journal fields and probe files (`init`, `memoryWarning`…).
     public var name: String {
@@ -17,6 +21,7 @@ public enum EventKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
         case .terminate: "terminate"
         case .teardown: "teardown"
         case .unmount: "unmount"
+        case .validateReload: "validateReload"
         }
     }
 

@@ -1,25 +1,22 @@
 import Dispatch
 import Synchronization
 
-/// One Dispatch timer for every hook budget in the process: runs each registered action
-/// once its deadline has passed, on a Dispatch queue, never on the cooperative pool (which
-/// a stalled hook may be holding). Registering and cancelling take a short lock; the timer
-/// is re-armed only for a deadline earlier than the one it waits for.
-final class DeadlineTimer: Sendable {
+/// One Dispatch timer for every deadline in the process — hook budgets, stall checks, the
+/// daemon's own watches: runs each registered action once its deadline has passed, on a
+/// Dispatch queue, never on the cooperative pool (which a stalled hook may be holding).
+///
+/// Pending actions sit in a heap (``DeadlineHeap``): registering and cancelling cost
+/// O(log n) under a short lock, and the source is re-armed only for a deadline earlier
+/// than the one it waits for.
+package final class DeadlineTimer: Sendable {
     /// The process's timer.
-    static let shared = DeadlineTimer()
-
-    private struct Pending {
-        let id: UInt64
-        let deadline: DispatchTime
-        let action: @Sendable () -> Void
-    }
+    package static let shared = DeadlineTimer()
 
     private struct State {
-        var pending: [Pending] = []
+        var pending = DeadlineHeap<@Sendable () -> Void>()
         var nextID: UInt64 = 1
-        /// The deadline the source is armed for, if any.
-        var armedFor: DispatchTime?
+        /// The deadline (`DispatchTime` nanoseconds) the source is armed for, if any.
+        var armedFor: UInt64?
     }
 
     private let state = Mutex(State())
@@ -35,38 +32,43 @@ final class DeadlineTimer: Sendable {
     }
 
     /// Runs `action` once `duration` has passed, unless ``cancel(_:)`` comes first.
+    ///
+    /// The action runs on the timer's queue, after every earlier deadline's: keep it short
+    /// and never block in it.
     /// - Returns: the id that cancels it.
-    func run(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: duration.nanosecondsClamped))
+    package func run(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ duration.nanosecondsClamped
         return state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.pending.append(Pending(id: id, deadline: deadline, action: action))
+            state.pending.insert(id: id, deadline: deadline, action)
             if state.armedFor.map({ deadline < $0 }) ?? true {
                 state.armedFor = deadline
-                source.schedule(deadline: deadline)
+                source.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .nanoseconds(0))
             }
             return id
         }
     }
 
     /// Forgets the action registered under `id`, if it has not run.
-    func cancel(_ id: UInt64) {
-        state.withLock { state in
-            if let index = state.pending.lastIndex(where: { $0.id == id }) { state.pending.remove(at: index) }
-        }
+    package func cancel(_ id: UInt64) {
+        state.withLock { state in _ = state.pending.remove(id: id) }
     }
 
     /// Runs the actions whose deadline has passed and re-arms for the next one.
     private func fire() {
-        let due = state.withLock { state -> [Pending] in
-            let now = DispatchTime.now()
-            let due = state.pending.filter { $0.deadline <= now }
-            state.pending.removeAll { $0.deadline <= now }
-            state.armedFor = state.pending.map(\.deadline).min()
-            source.schedule(deadline: state.armedFor ?? .distantFuture)
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            var due: [@Sendable () -> Void] = []
+            while let first = state.pending.first, first.deadline <= now {
+                due.append(state.pending.popFirst()!.payload)
+            }
+            state.armedFor = state.pending.first?.deadline
+            source.schedule(
+                deadline: state.armedFor.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture,
+                leeway: .nanoseconds(0))
             return due
         }
-        for pending in due { pending.action() }
+        for action in due { action() }
     }
 }

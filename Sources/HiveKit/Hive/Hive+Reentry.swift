@@ -23,8 +23,10 @@ extension Hive {
                 .cancelled, event: event, "\(what()) was cancelled while it waited for its turn; nothing was delivered")
         }
         let turn = Self.turns.add(1, ordering: .relaxed).newValue
-        turnInProgress.store(turn, ordering: .relaxed)
+        turnInProgress.store(turn, ordering: .sequentiallyConsistent)
+        watchForStalls()
         defer {
+            currentEvent.set(nil)
             turnInProgress.store(0, ordering: .relaxed)
             gate.release()
         }

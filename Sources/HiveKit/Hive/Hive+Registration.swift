@@ -1,10 +1,12 @@
 extension Hive {
     /// Registers a module (BeeHive's `registerDynamicModule:`).
     ///
-    /// Before ``start()`` the module only joins the order. In a started hive it receives
-    /// `setup` then `init` at once (queued behind any event being delivered); if either
-    /// throws, the module receives nothing more (as at start-up), is removed with
-    /// whatever it registered, and the error is thrown.
+    /// Before ``start()`` the module only joins the order. In a started hive it is brought
+    /// to the hive's phase at once (queued behind any event being delivered): `setup`,
+    /// `init`, then `ready` if the hive already received `ready`, then `background` if the
+    /// hive is suspended. If `setup` or `init` throws, the module receives nothing more (as
+    /// at start-up), is removed with whatever it registered, and the error is thrown; a
+    /// throw from `ready` or `background` is logged, as for any event.
     ///
     /// - Throws: ``HiveError``: `.duplicateModule`, `.refusedEvent` once the hive is
     ///   stopping, or the failure of the module's `setup`/`init`.
@@ -19,13 +21,18 @@ extension Hive {
         try await register(try catalog.instantiate(spec), type: spec.type)
     }
 
-    /// Removes a module (BeeHive's `unRegisterDynamicModule:`): in a started hive it
-    /// receives `teardown` then `unmount` (each abandoned past its budget) first.
+    /// Removes a module (BeeHive's `unRegisterDynamicModule:`). In a started hive it
+    /// receives `terminate` (if it finished `init`), `teardown` and `unmount` first, each
+    /// abandoned past its budget; then whatever it registered (services, routes, actions)
+    /// goes with it.
     ///
     /// - Throws: ``HiveError`` (`.unknownModule`) when no module has that name.
     public func unregister(named name: String) async throws(HiveError) {
         try await takingTurn("unregister(named: \"\(name)\")", event: .teardown) { () throws(HiveError) in
-            try await remove(named: name)
+            guard let entry = state.withLock({ $0.entry(named: name) }) else {
+                throw HiveError(.unknownModule, module: name, "no module named '\(name)' is registered")
+            }
+            _ = await takeDown([entry])
         }
     }
 
@@ -35,8 +42,9 @@ extension Hive {
         }
     }
 
-    /// Adds a module and, in a live hive, runs its `setup` and `init`. Caller holds the gate.
-    func mount(_ registration: ModuleRegistration, type: String?) async throws(HiveError) {
+    /// Adds a module and, in a live hive, brings it to the hive's phase. Caller holds the
+    /// gate.
+    private func mount(_ registration: ModuleRegistration, type: String?) async throws(HiveError) {
         let phase = self.phase
         guard phase == .created || phase.isLive else {
             throw HiveError(
@@ -45,31 +53,20 @@ extension Hive {
         }
         let entry = try add(registration, type: type)
         guard phase.isLive else { return }
-        for (event, success) in [(HiveEvent.setup, ModuleEntry.Lifecycle.setUp), (.`init`, .active)] {
-            if let failure = await call(entry, event, abandoning: false) {
-                forget(named: entry.name)
-                throw failure
-            }
-            state.withLock { $0.setLifecycle(success, of: entry) }
+        if let failure = await bringUp([entry]) {
+            _ = await takeDown([entry])
+            throw failure
         }
-    }
-
-    /// Tears down, unmounts and removes a module. Caller holds the gate.
-    func remove(named name: String) async throws(HiveError) {
-        guard let entry = state.withLock({ $0.entry(named: name) }) else {
-            throw HiveError(.unknownModule, module: name, "no module named '\(name)' is registered")
-        }
-        if entry.lifecycle == .active || entry.lifecycle == .setUp {
-            _ = await call(entry, .teardown, abandoning: true)
-            _ = await call(entry, .unmount, abandoning: true)
-        }
-        forget(named: name)
+        _ = await catchUp([entry], to: phase)
     }
 
     /// Drops a module from the order, with its services, routes, actions and stored
     /// descriptors; it receives nothing more.
     func forget(named name: String) {
-        state.withLock { $0.remove(named: name) }
+        state.withLock { state in
+            state.remove(named: name)
+            minimumBudget.store(state.minimumBudget, ordering: .relaxed)
+        }
         forgetCalls(ownedBy: name)
         socketTable.forget(ownedBy: name)
     }

@@ -1,19 +1,30 @@
 extension Hive {
-    /// Applies a new, already validated list of configured modules to a running hive,
-    /// as one step queued like any event.
+    /// Applies a new, already validated list of configured modules to a running hive, all
+    /// or nothing, as one turn of the queue.
     ///
-    /// Every module to add is built through `catalog` first; if one cannot be built,
-    /// nothing changes and the error is thrown. Then modules from the old configuration
-    /// that are gone, disabled or of another type are torn down and unmounted (reverse
-    /// order); kept modules take their new descriptors; added ones get `setup` and
-    /// `init`; finally every kept module (and every module registered in code) receives
-    /// `reload` with its new settings.
+    /// **Prepare**, changing nothing that runs: check the names and build every added
+    /// module through `catalog`; ask every kept module whose settings change whether it
+    /// accepts them (``Module/validateReload(_:)``, with the new settings in its context);
+    /// set up and initialize the added modules, levels as barriers. **Commit** only if all
+    /// of that succeeded: the removed (or disabled) modules get `terminate`, `teardown` and
+    /// `unmount`; the kept ones take their new descriptors and, with the modules registered
+    /// in code, receive `reload`; the added ones receive `ready` (and `background` if the
+    /// hive is suspended). **Abort** otherwise: the added modules that were set up are taken
+    /// down again (the one whose hook failed receives nothing more) and nothing else
+    /// changes; the result's ``ReloadSummary/failure`` says which phase failed and why.
     ///
-    /// - Throws: ``HiveError`` when the hive is not running, a name is declared twice or
-    ///   taken by a module registered in code, or a module cannot be built.
+    /// A module whose type changes cannot run twice at once: its old instance is removed
+    /// (after validation, before the added modules are set up), so if the reload then
+    /// aborts it is not running; ``ReloadFailure/lost`` names it.
+    ///
+    /// - Throws: ``HiveError`` only when the reload cannot begin: `.refusedEvent` when the
+    ///   hive is not running (or the call comes from one of its hooks), `.cancelled`.
     public func reload(to specs: [ModuleSpec], catalog: ModuleCatalog) async throws(HiveError) -> ReloadSummary {
         try await takingTurn("reload(to:catalog:)", event: .reload) { () throws(HiveError) in
-            try await apply(specs, catalog: catalog)
+            let begin = MonotonicClock.nanoseconds()
+            var summary = try await apply(specs, catalog: catalog)
+            summary.duration = .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
+            return summary
         }
     }
 
@@ -22,83 +33,110 @@ extension Hive {
         guard phase.isLive else {
             throw HiveError(.refusedEvent, event: .reload, "refused in phase '\(phase)'")
         }
-        let currentByName = Dictionary(current.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        try Self.refuseNameClashes(specs, current: currentByName)
-        let wanted = specs.filter(\.isEnabled)
-        let keptNames = Set(wanted.filter { currentByName[$0.name]?.type == $0.type }.map(\.name))
-        let additions = try catalog.registrations(for: wanted.filter { !keptNames.contains($0.name) })
-        let addedTypes = Dictionary(
-            wanted.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
-
         var summary = ReloadSummary()
-        for entry in current.reversed() where entry.type != nil && !keptNames.contains(entry.name) {
-            try? await remove(named: entry.name)
-            summary.removed.append(entry.name)
+        let plan: ReloadPlan
+        do {
+            plan = try ReloadPlan(specs, current: current, catalog: catalog)
+        } catch {
+            summary.failure = ReloadFailure(phase: .build, error: error, rolledBack: [], lost: [])
+            return summary
         }
-        summary.changed = updateDescriptors(wanted.filter { keptNames.contains($0.name) })
-        let orderedAdditions = additions.sorted { lhs, rhs in
-            let (l, r) = (lhs.descriptor, rhs.descriptor)
-            return l.level != r.level ? l.level < r.level : l.priority > r.priority
+        let locations = Dictionary(specs.map { ($0.name, $0.location) }, uniquingKeysWith: { first, _ in first })
+        if let refusal = await validate(plan.kept) {
+            summary.failure = ReloadFailure(
+                phase: .validate, error: refusal.located(at: locations[refusal.module ?? ""] ?? nil),
+                rolledBack: [], lost: [])
+            return summary
         }
-        for registration in orderedAdditions {
+        // The point of no return for modules whose type changes.
+        summary.failures += await takeDown(plan.replaced)
+        var added: [ModuleEntry] = []
+        for item in plan.added {
             do {
-                try await mount(registration, type: addedTypes[registration.descriptor.name])
-                summary.added.append(registration.descriptor.name)
+                added.append(try add(item.registration, type: item.type))
             } catch {
-                summary.failures.append(error)
+                summary.failure = ReloadFailure(phase: .build, error: error, rolledBack: [], lost: plan.replaced.map(\.name))
+                summary.failures += await takeDown(added)
+                return summary
             }
         }
+        if let failure = await bringUp(added) {
+            let setUp = refreshed(added).filter { $0.lifecycle == .active || $0.lifecycle == .setUp }.map(\.name)
+            summary.failures += await takeDown(added)
+            summary.failure = ReloadFailure(
+                phase: .start, error: failure.located(at: locations[failure.module ?? ""] ?? nil),
+                rolledBack: setUp, lost: plan.replaced.map(\.name))
+            return summary
+        }
+        // Commit.
+        summary.failures += await takeDown(plan.removed)
+        summary.removed = (plan.replaced + plan.removed).map(\.name)
+        summary.added = added.map(\.name)
+        summary.changed = updateDescriptors(plan.kept)
         let addedNames = Set(summary.added)
         let (entries, asyncCount) = state.withLock { state in
             state.delivered[Int(EventKind.reload.rawValue)] += 1
             return (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
         }
-        let observed = observers.isActive
-        let begin = observed ? MonotonicClock.nanoseconds() : 0
-        let report = await fanOut(.reload, to: entries, concurrently: asyncCount > 0)
-        if observed { observers.eventDelivered(report, phase: phase, since: begin) }
-        summary.reloaded = report.delivered
-        summary.failures += report.failures
+        let begin = observers.isActive ? MonotonicClock.nanoseconds() : 0
+        var reloadFailures: [HiveError] = []
+        summary.reloaded = await fanOut(
+            .reload, hook: .reload, to: entries, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
+        ) { _, call in
+            if let failure = call.failure { reloadFailures.append(failure) }
+        }
+        if observers.isActive {
+            observers.eventDelivered(
+                .reload, delivered: summary.reloaded, failures: reloadFailures.count, phase: phase, since: begin)
+        }
+        summary.failures += reloadFailures
+        summary.failures += await catchUp(added, to: phase)
         return summary
     }
 
-    /// Throws for a name the new list declares twice, or one taken by a module registered
-    /// in code (which a reload never replaces), before anything changes.
-    private static func refuseNameClashes(
-        _ specs: [ModuleSpec], current: [String: ModuleEntry]
-    ) throws(HiveError) {
-        var seen = Set<String>()
-        for spec in specs {
-            guard seen.insert(spec.name).inserted else {
-                throw HiveError(
-                    .duplicateModule, module: spec.name, location: spec.location,
-                    "duplicate module name '\(spec.name)'")
-            }
-            if let entry = current[spec.name], entry.type == nil {
-                throw HiveError(
-                    .duplicateModule, module: spec.name, location: spec.location,
-                    "a module named '\(spec.name)' is already registered in code")
-            }
+    /// Asks every kept module whose settings change whether it accepts them, levels as
+    /// barriers; returns the first refusal.
+    private func validate(_ kept: [ReloadPlan.Kept]) async -> HiveError? {
+        let candidates = kept.filter(\.settingsChange).map { kept in
+            var entry = kept.entry
+            entry.descriptor = kept.descriptor
+            return entry
         }
+        guard !candidates.isEmpty else { return nil }
+        var refusal: HiveError?
+        _ = await fanOut(
+            .reload, hook: .validateReload, to: candidates, hasAsync: candidates.contains { $0.descriptor.isAsync },
+            stopAtFailure: true, where: { $0.lifecycle == .active }
+        ) { _, call in
+            if refusal == nil { refusal = call.failure }
+        }
+        return refusal
     }
 
     /// Gives kept modules their new descriptors and restores the order; returns the
     /// names of those that changed.
-    private func updateDescriptors(_ specs: [ModuleSpec]) -> [String] {
+    private func updateDescriptors(_ kept: [ReloadPlan.Kept]) -> [String] {
         state.withLock { state in
             var changed: [String] = []
-            for spec in specs {
-                guard let index = state.index(named: spec.name) else { continue }
-                var descriptor = spec.descriptor
-                descriptor.settings.owner = spec.name
-                if state.entries[index].descriptor != descriptor {
-                    state.entries[index].descriptor = descriptor
-                    changed.append(spec.name)
+            for item in kept {
+                guard let index = state.index(named: item.entry.name) else { continue }
+                if state.entries[index].descriptor != item.descriptor {
+                    state.entries[index].descriptor = item.descriptor
+                    changed.append(item.entry.name)
                 }
             }
             state.entries.sort { $0.precedes($1) }
             state.asyncCount = state.entries.count { $0.descriptor.isAsync }
+            minimumBudget.store(state.minimumBudget, ordering: .relaxed)
             return changed
         }
+    }
+}
+
+extension HiveError {
+    /// The same error, at `location` unless it names one already.
+    func located(at location: SourceLocation?) -> HiveError {
+        guard self.location == nil, let location else { return self }
+        return HiveError(code, module: module, event: event, location: location, message, underlying: underlying)
     }
 }

@@ -1,3 +1,5 @@
+import Logging
+
 /// A hook that is running: past its time budget when ``Hive/stalledHandlers()`` lists it.
 public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
     /// The module whose hook runs.
@@ -34,15 +36,17 @@ public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Hive {
-    /// Hooks running past their budget right now (BeeHive's `BHWatchDog`). Empty means
-    /// event delivery is healthy: a supervisor's watchdog may be fed.
+    /// Hooks running past their budget right now (BeeHive's `BHWatchDog`), from the
+    /// moment the hive's stall timer saw them, which is when it logged them: a watchdog
+    /// fed only while this is empty stops at the same instant. Empty means event delivery
+    /// is healthy.
     public func stalledHandlers() -> [StalledHandler] {
-        handlersInFlight(pastBudgetOnly: true)
+        handlersInFlight(stalledOnly: true)
     }
 
     /// Hooks running now, past their budget or not: what a stop is waiting for.
     public func runningHandlers() -> [StalledHandler] {
-        handlersInFlight(pastBudgetOnly: false)
+        handlersInFlight(stalledOnly: false)
     }
 
     /// Hooks abandoned past their budget (at `terminate`, `teardown` or `unmount`) that have
@@ -58,53 +62,59 @@ extension Hive {
         }
     }
 
-    private func handlersInFlight(pastBudgetOnly: Bool) -> [StalledHandler] {
+    private func handlersInFlight(stalledOnly: Bool) -> [StalledHandler] {
         let now = MonotonicClock.nanoseconds()
         return state.withLock { $0.entries }.compactMap { entry in
-            guard let running = entry.runtime.inFlight(now: now) else { return nil }
-            let budget = budget(of: entry)
-            guard !pastBudgetOnly || running.elapsed > budget.nanosecondsClamped else { return nil }
+            guard let running = entry.runtime.inFlight(now: now),
+                !stalledOnly || entry.runtime.reportedStall.load(ordering: .relaxed) == running.since
+            else { return nil }
             return StalledHandler(
                 module: entry.name, event: running.kind,
-                elapsed: .nanoseconds(Int64(clamping: running.elapsed)), budget: budget)
-        }
-    }
-
-    /// Logs, once per call, every hook that ran past its budget since the last check.
-    func reportNewStalls() {
-        let now = MonotonicClock.nanoseconds()
-        for entry in state.withLock({ $0.entries }) {
-            guard let running = entry.runtime.inFlight(now: now),
-                running.elapsed > budget(of: entry).nanosecondsClamped,
-                entry.runtime.reportedStall.exchange(running.since, ordering: .relaxed) != running.since
-            else { continue }
-            entry.runtime.stats.withLock { $0[Int(running.kind.rawValue)].recordStall() }
-            let stall = StalledHandler(
-                module: entry.name, event: running.kind,
                 elapsed: .nanoseconds(Int64(clamping: running.elapsed)), budget: budget(of: entry))
-            entry.logger.warning(
-                "\(stall)", metadata: ["event": .stringConvertible(running.kind)])
         }
     }
 
-    /// Starts checking running hooks against their budgets.
-    func startMonitor() {
-        let interval = configuration.stallCheckInterval
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.reportNewStalls()
+    /// Makes sure the stall timer runs while a turn is under way; called when one begins,
+    /// after ``turnInProgress`` was stored. Costs an atomic load, unless the timer rests.
+    func watchForStalls() {
+        guard !stallWatch.isArmed else { return }
+        armStallCheck(at: MonotonicClock.nanoseconds() &+ minimumBudget.load(ordering: .relaxed))
+    }
+
+    private func armStallCheck(at deadline: UInt64) {
+        stallWatch.arm(at: deadline) { [weak self] in self?.checkStalls() }
+    }
+
+    /// Runs on the timer's queue when a deadline passed: logs, once per call, every hook
+    /// past its budget, then arms the timer for the next deadline — the earliest of the
+    /// hooks in flight, or, while a turn is under way, its earliest possible one (a hook
+    /// starting now with the smallest budget). Between turns with nothing in flight, the
+    /// timer rests.
+    private func checkStalls() {
+        stallWatch.rest()
+        let now = MonotonicClock.nanoseconds()
+        let (entries, defaultBudget) = state.withLock { ($0.entries, $0.defaultBudget.nanosecondsClamped) }
+        var next = UInt64.max
+        for entry in entries {
+            guard let running = entry.runtime.inFlight(now: now) else { continue }
+            let budget = entry.descriptor.budget?.nanosecondsClamped ?? defaultBudget
+            guard running.elapsed >= budget else {
+                next = min(next, running.since &+ budget)
+                continue
             }
+            guard entry.runtime.reportedStall.exchange(running.since, ordering: .relaxed) != running.since else {
+                continue
+            }
+            entry.runtime.stats.withLock { $0[Int(running.kind.rawValue)].recordStall() }
+            let elapsed = Duration.nanoseconds(Int64(clamping: running.elapsed)).shortDescription
+            let allowed = Duration.nanoseconds(Int64(clamping: budget)).shortDescription
+            entry.logger.warning(
+                "still running after \(elapsed), past its budget of \(allowed)",
+                metadata: ["event": .stringConvertible(running.kind)])
         }
-        state.withLock { $0.monitor = task }
-    }
-
-    /// Stops the budget checks (after teardown or a failed start).
-    func stopMonitor() {
-        state.withLock { state in
-            state.monitor?.cancel()
-            state.monitor = nil
+        if turnInProgress.load(ordering: .sequentiallyConsistent) != 0 {
+            next = min(next, now &+ minimumBudget.load(ordering: .relaxed))
         }
+        if next != .max { armStallCheck(at: next) }
     }
 }

@@ -1,7 +1,9 @@
 extension Hive {
-    /// Runs every module's `setup`, then every module's `init`, in order (async modules
-    /// concurrently with the sync ones). The hive is then ``HivePhase/initialized``:
-    /// tell the supervisor it is ready, then ``send(_:)`` `.ready`.
+    /// Runs every module's `setup`, then every module's `init`, level by level: every
+    /// `basic` module (sync or async) returns before any `normal` one is called; within a
+    /// level, sync modules one after another in order, async ones concurrently with them.
+    /// The hive is then ``HivePhase/initialized``: tell the supervisor it is ready, then
+    /// ``send(_:)`` `.ready`.
     ///
     /// - Throws: ``HiveError`` naming the module, event and cause of the first failure.
     ///   Before throwing, every module already set up is torn down in reverse order; the
@@ -11,20 +13,19 @@ extension Hive {
     }
 
     private func startModules() async throws(HiveError) {
-        let entries = try state.withLock { state throws(HiveError) in
+        let (entries, asyncCount) = try state.withLock { state throws(HiveError) in
             guard state.phase == .created else {
                 throw HiveError(.refusedEvent, event: .setup, "start() refused in phase '\(state.phase)'")
             }
             state.phase = .starting
-            return state.entries
+            return (state.entries, state.asyncCount)
         }
-        startMonitor()
         let begin = MonotonicClock.nanoseconds()
-        let setup = await runStartPhase(.setup, entries, marking: .setUp)
+        let setup = await runStartPhase(.setup, entries, hasAsync: asyncCount > 0)
         var failure = setup.failure
         var phases = [setup.profile]
         if failure == nil {
-            let initPhase = await runStartPhase(.`init`, state.withLock { $0.entries }, marking: .active)
+            let initPhase = await runStartPhase(.`init`, state.withLock { $0.entries }, hasAsync: asyncCount > 0)
             failure = initPhase.failure
             phases.append(initPhase.profile)
         }
@@ -39,8 +40,7 @@ extension Hive {
             return
         }
         logger.error("start failed, rolling back: \(failure)")
-        _ = await tearDown(state.withLock { $0.entries })
-        stopMonitor()
+        _ = await tearDownAll()
         state.withLock { $0.phase = .failed }
         throw failure
     }
@@ -63,52 +63,34 @@ extension Hive {
         return failures
     }
 
-    /// Runs one start phase over the modules of `entries` that are still in the running,
-    /// marking each that succeeds; stops calling sync modules at the first failure.
-    private func runStartPhase(
-        _ event: HiveEvent,
-        _ entries: [ModuleEntry],
-        marking success: ModuleEntry.Lifecycle
+    /// Runs one start phase (`setup` on registered modules, `init` on set-up ones) over
+    /// `entries`, level by level, marking each module that succeeds (or fails); stops at
+    /// the first failure.
+    func runStartPhase(
+        _ event: HiveEvent, _ entries: [ModuleEntry], hasAsync: Bool
     ) async -> (failure: HiveError?, profile: StartupPhase) {
-        let eligible = entries.filter { $0.lifecycle == (event == .setup ? .registered : .setUp) }
+        let (from, to): (ModuleEntry.Lifecycle, ModuleEntry.Lifecycle) =
+            event == .setup ? (.registered, .setUp) : (.setUp, .active)
         let begin = MonotonicClock.nanoseconds()
         var firstFailure: HiveError?
         var syncTimings: [HandlerTiming] = []
         var asyncTimings: [HandlerTiming] = []
-
-        /// Marks the module and times its call, which ran from `start` to `end`.
-        func record(_ entry: ModuleEntry, _ failure: HiveError?, _ start: UInt64, _ end: UInt64) -> HandlerTiming {
-            state.withLock { $0.setLifecycle(failure == nil ? success : .failed, of: entry) }
-            if let failure, firstFailure == nil { firstFailure = failure }
-            return HandlerTiming(
-                module: entry.name, event: event.kind,
-                duration: .nanoseconds(Int64(clamping: end &- start)),
-                outcome: failure == nil ? .succeeded : .failed)
-        }
-
-        await withTaskGroup(of: (ModuleEntry, HiveError?, UInt64, UInt64).self) { group in
-            for entry in eligible where entry.descriptor.isAsync {
-                group.addTask {
-                    let start = MonotonicClock.nanoseconds()
-                    let failure = await self.call(entry, event, abandoning: false)
-                    return (entry, failure, start, MonotonicClock.nanoseconds())
-                }
-            }
-            for entry in eligible where !entry.descriptor.isAsync {
-                if firstFailure != nil { break }
-                let start = MonotonicClock.nanoseconds()
-                let failure = await call(entry, event, abandoning: false)
-                syncTimings.append(record(entry, failure, start, MonotonicClock.nanoseconds()))
-            }
-            for await (entry, failure, start, end) in group {
-                asyncTimings.append(record(entry, failure, start, end))
-            }
+        _ = await fanOut(
+            event, hook: event.kind, to: entries, hasAsync: hasAsync, stopAtFailure: true,
+            where: { $0.lifecycle == from }
+        ) { entry, call in
+            state.withLock { $0.setLifecycle(call.failure == nil ? to : .failed, of: entry) }
+            if firstFailure == nil { firstFailure = call.failure }
+            let timing = HandlerTiming(
+                module: entry.name, event: event.kind, duration: call.duration,
+                outcome: call.failure == nil ? .succeeded : .failed)
+            if entry.descriptor.isAsync { asyncTimings.append(timing) } else { syncTimings.append(timing) }
         }
         if observers.isActive {
             let timings = syncTimings + asyncTimings
             observers.eventDelivered(
                 event, delivered: timings.count, failures: timings.count { $0.outcome != .succeeded },
-                phase: .starting, since: begin)
+                phase: phase, since: begin)
         }
         let wall = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
         let profile = StartupPhase(event: event.kind, duration: wall, sync: syncTimings, async: asyncTimings)

@@ -33,7 +33,6 @@ public final class Hive: Sendable {
         var asyncCount = 0
         var nextSequence = 0
         var startup = StartupProfile()
-        var monitor: Task<Void, Never>?
         var defaultBudget: Duration
         /// Events delivered, by `EventKind.rawValue`.
         var delivered = [Int](repeating: 0, count: EventKind.allCases.count)
@@ -68,6 +67,15 @@ public final class Hive: Sendable {
             if entry.descriptor.isAsync { asyncCount += 1 }
         }
 
+        /// The smallest budget of any module, the default included, in nanoseconds.
+        var minimumBudget: UInt64 {
+            entries.withUnsafeBufferPointer { buffer in
+                buffer.indices.reduce(defaultBudget.nanosecondsClamped) { smallest, index in
+                    buffer[index].descriptor.budget.map { min(smallest, $0.nanosecondsClamped) } ?? smallest
+                }
+            }
+        }
+
         mutating func remove(named name: String) {
             guard let index = index(named: name) else { return }
             if entries[index].descriptor.isAsync { asyncCount -= 1 }
@@ -94,6 +102,13 @@ public final class Hive: Sendable {
     let gate = EventGate()
     /// The turn holding ``gate`` (see `Hive+Reentry.swift`); 0 between turns.
     let turnInProgress = Atomic<UInt64>(0)
+    /// The hook kind being called: the `event` of a module's log line, whatever task logs it.
+    let currentEvent = CurrentEvent()
+    /// Times running hooks against their budgets (see `Hive+Stalls.swift`).
+    let stallWatch = StallWatch()
+    /// The smallest budget of any module, in nanoseconds: the earliest a hook that starts
+    /// now can stall.
+    let minimumBudget = Atomic<UInt64>(0)
     let state: Mutex<State>
     /// Services, routes and actions modules offer each other (see `Hive+Calls.swift`).
     let serviceStore = ServiceStore()
@@ -112,6 +127,7 @@ public final class Hive: Sendable {
         self.socketTable = SocketTable(
             passed: configuration.passedDescriptors, store: configuration.descriptorStore,
             logger: configuration.logger)
+        minimumBudget.store(configuration.defaultBudget.nanosecondsClamped, ordering: .relaxed)
     }
 
     /// A hive holding `modules`, not yet started.
@@ -162,9 +178,13 @@ public final class Hive: Sendable {
                 throw HiveError(.duplicateModule, module: name, "a module named '\(name)' is already registered")
             }
             let entry = ModuleEntry(
-                registration, type: type, sequence: state.nextSequence, baseLogger: configuration.logger)
+                registration, type: type, sequence: state.nextSequence, baseLogger: configuration.logger,
+                currentEvent: currentEvent)
             state.nextSequence += 1
             state.insert(entry)
+            if let budget = entry.descriptor.budget?.nanosecondsClamped, budget < minimumBudget.load(ordering: .relaxed) {
+                minimumBudget.store(budget, ordering: .relaxed)
+            }
             return entry
         }
     }
@@ -172,7 +192,12 @@ public final class Hive: Sendable {
     /// The time budget of a hook call for modules that name none; a reload may change it.
     public var defaultBudget: Duration {
         get { state.withLock { $0.defaultBudget } }
-        set { state.withLock { $0.defaultBudget = newValue } }
+        set {
+            state.withLock { state in
+                state.defaultBudget = newValue
+                minimumBudget.store(state.minimumBudget, ordering: .relaxed)
+            }
+        }
     }
 
     func budget(of entry: ModuleEntry) -> Duration {

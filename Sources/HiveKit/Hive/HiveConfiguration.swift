@@ -28,10 +28,4 @@ public struct HiveConfiguration: Sendable {
         self.passedDescriptors = passedDescriptors
         self.descriptorStore = descriptorStore
     }
-
-    /// How often running hooks are checked against their budgets: a quarter of the
-    /// default budget, between 10 ms and 1 s.
-    var stallCheckInterval: Duration {
-        min(max(defaultBudget / 4, .milliseconds(10)), .seconds(1))
-    }
 }

@@ -29,16 +29,20 @@ struct ModuleEntry: Sendable {
     let runtime: ModuleRuntime
     var lifecycle: Lifecycle = .registered
 
-    init(_ registration: ModuleRegistration, type: String?, sequence: Int, baseLogger: Logger) {
+    init(
+        _ registration: ModuleRegistration, type: String?, sequence: Int, baseLogger: Logger,
+        currentEvent: CurrentEvent
+    ) {
         var descriptor = registration.descriptor
         descriptor.settings.owner = descriptor.name
         self.descriptor = descriptor
         self.module = registration.module
         self.type = type
         self.sequence = sequence
-        var logger = baseLogger
-        logger[metadataKey: "module"] = .string(descriptor.name)
-        self.logger = logger
+        let name = descriptor.name
+        self.logger = Logger(label: baseLogger.label) { _ in
+            ModuleLogHandler(baseLogger.handler, module: name, currentEvent: currentEvent)
+        }
         self.runtime = ModuleRuntime()
     }
 

@@ -10,6 +10,8 @@
 /// - A throw from any later hook is logged with module and event; delivery goes on.
 /// - Every hook runs under a time budget. Past it the module is reported as stalled;
 ///   at ``terminate(_:)``, ``teardown(_:)`` and ``unmount(_:)`` it is abandoned.
+/// - ``validateReload(_:)`` lets a module refuse new settings before a reload changes
+///   anything: a throw aborts the whole reload.
 public protocol Module: Sendable {
     /// Prepares the module: register services, routes and actions, open nothing slow.
     func setup(_ context: ModuleContext) async throws
@@ -21,6 +23,12 @@ public protocol Module: Sendable {
     func background(_ context: ModuleContext) async throws
     /// The daemon resumed after ``background(_:)``.
     func foreground(_ context: ModuleContext) async throws
+    /// Asked before a reload changes anything, when this module is kept and its settings
+    /// changed: `context.settings` holds the new settings. Throw to refuse them (a port
+    /// already taken, a path that does not exist): the reload is then aborted and every
+    /// module keeps running as it was. Check, do not apply: ``reload(_:)`` follows only
+    /// if every module accepted.
+    func validateReload(_ context: ModuleContext) async throws
     /// The configuration was reloaded; `context.settings` holds the new settings.
     func reload(_ context: ModuleContext) async throws
     /// The system is short of memory: drop caches.
@@ -42,6 +50,7 @@ extension Module {
     public func ready(_ context: ModuleContext) async throws {}
     public func background(_ context: ModuleContext) async throws {}
     public func foreground(_ context: ModuleContext) async throws {}
+    public func validateReload(_ context: ModuleContext) async throws {}
     public func reload(_ context: ModuleContext) async throws {}
     public func memoryWarning(_ context: ModuleContext) async throws {}
     public func custom(_ context: ModuleContext) async throws {}
@@ -51,10 +60,10 @@ extension Module {
 }
 
 extension Module {
-    /// Calls the hook that handles `event`.
+    /// Calls the hook `kind` names; `context.event` is the event being delivered.
     @inline(__always)
-    func handle(_ event: HiveEvent, _ context: ModuleContext) async throws {
-        switch event {
+    func invoke(_ kind: EventKind, _ context: ModuleContext) async throws {
+        switch kind {
         case .setup: try await setup(context)
         case .`init`: try await initialize(context)
         case .ready: try await ready(context)
@@ -66,6 +75,7 @@ extension Module {
         case .terminate: try await terminate(context)
         case .teardown: try await teardown(context)
         case .unmount: try await unmount(context)
+        case .validateReload: try await validateReload(context)
         }
     }
 }

@@ -15,7 +15,7 @@ public struct HandlerStats: Sendable, Hashable {
     public private(set) var last = Duration.zero
     /// The latest call's outcome; `nil` before the first call.
     public private(set) var lastOutcome: HandlerOutcome?
-    /// Calls seen running past their budget by the hive's stall monitor (counted once
+    /// Calls seen running past their budget by the hive's stall timer (counted once
     /// per call, while it runs; it may still return).
     public private(set) var stalls = 0
 

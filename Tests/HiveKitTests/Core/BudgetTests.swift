@@ -147,4 +147,45 @@ import Testing
         release.open()
         #expect(await eventually { hive.abandonedHandlers().isEmpty })
     }
+
+    /// A hook past its budget is logged when the budget runs out (within max(10 ms, 5 %
+    /// of the budget), and 60 ms here for a loaded machine), once per call, with module,
+    /// event and elapsed time; `stalledHandlers()` lists it from that instant.
+    @Test func everyStallIsLoggedOnceAtItsBudget() async throws {
+        let logs = LogStore()
+        let starts = Recorder()
+        let stall: @Sendable (ModuleContext) async throws -> Void = { context in
+            starts.append("\(context.moduleName) \(ContinuousClock.now)")
+            try await Task.sleep(for: .milliseconds(600))
+        }
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", isAsync: true, budget: .milliseconds(500), module: ScriptedModule(Recorder(), [.custom: .run(stall)])),
+            ModuleRegistration(name: "b", isAsync: true, budget: .milliseconds(500), module: ScriptedModule(Recorder(), [.custom: .run(stall)])),
+        ], logs: logs)
+        try await hive.start()
+        var begins: [ContinuousClock.Instant] = []
+        for round in 0..<3 {
+            begins.append(.now)
+            let delivery = Task { try await hive.send(.custom(name: "round\(round)")) }
+            #expect(await eventually { hive.stalledHandlers().count == 2 })
+            let seen = ContinuousClock.now
+            let stalls = logs.all.filter { $0.level == .warning && $0.message.hasPrefix("still running") }
+            #expect(stalls.count == 2 * (round + 1), "a stall is logged by the time stalledHandlers() lists it")
+            #expect(seen - begins[round] >= .milliseconds(500))
+            _ = try await delivery.value
+        }
+        let stalls = logs.all.filter { $0.level == .warning && $0.message.hasPrefix("still running") }
+        #expect(stalls.count == 6, "six stalls, six lines: \(stalls.map(\.message))")
+        for record in stalls {
+            #expect(["a", "b"].contains(record.metadata["module"]))
+            #expect(record.metadata["event"] == "custom")
+            #expect(record.message.hasSuffix("past its budget of 500.0ms"), "\(record.message)")
+            // The round's hooks started at most a few milliseconds after `begins[round]`.
+            let late = begins.map { record.at - ($0 + .milliseconds(500)) }.filter { $0 >= .zero }.min()
+            #expect(late.map { $0 < .milliseconds(60) } == true, "logged \(late.map { "\($0)" } ?? "before") the budget ran out")
+        }
+        #expect(hive.stalledHandlers().isEmpty, "no longer stalled once the hooks returned")
+        #expect(hive.profile.stats(module: "a", event: .custom)?.stalls == 3)
+        await hive.stop()
+    }
 }

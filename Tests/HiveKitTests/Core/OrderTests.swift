@@ -81,4 +81,40 @@ import Testing
         await hive.stop()
         #expect(recorder.modules(for: "teardown") == ["c", "b", "a"])
     }
+
+    /// Levels are barriers: a `basic` module that is slow (sync or async) holds back every
+    /// `normal` one, at start-up, for every event, and at `terminate`; `teardown` mirrors it.
+    @Test(arguments: [true, false])
+    func levelsAreBarriersForEveryEvent(basicIsAsync: Bool) async throws {
+        let recorder = Recorder()
+        let slow: @Sendable (ModuleContext) async throws -> Void = { context in
+            try await Task.sleep(for: .milliseconds(150))
+            recorder.append("\(context.moduleName).\(context.event.kind) done")
+        }
+        let slowOnEverything = Dictionary(
+            uniqueKeysWithValues: [EventKind.setup, .`init`, .custom, .terminate, .teardown].map { ($0, Behavior.run(slow)) })
+        let hive = try makeHive([
+            ModuleRegistration(name: "basic", level: .basic, isAsync: basicIsAsync, module: ScriptedModule(recorder, slowOnEverything)),
+            ModuleRegistration(name: "basic-sync", level: .basic, priority: -1, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "normal-async", priority: 10, isAsync: true, module: ScriptedModule(recorder, [.teardown: .run(slow)])),
+            ModuleRegistration(name: "normal-sync", module: ScriptedModule(recorder)),
+        ])
+        try await hive.start()
+        try await hive.send(.ready)
+        try await hive.send(.custom(name: "x"))
+        await hive.stop()
+        let all = recorder.all
+        for event in ["setup", "init", "custom", "terminate"] {
+            let done = try #require(all.firstIndex(of: "basic.\(event) done"), "\(event): \(all)")
+            for normal in ["normal-async", "normal-sync"] {
+                let start = try #require(all.firstIndex(of: "\(normal).\(event)"))
+                #expect(done < start, "\(normal) received \(event) before basic returned from it: \(all)")
+            }
+        }
+        // Teardown: every normal module returns before any basic one is called.
+        let normalDone = try #require(all.firstIndex(of: "normal-async.teardown done"))
+        let firstBasic = try #require(all.firstIndex { $0 == "basic.teardown" || $0 == "basic-sync.teardown" })
+        #expect(normalDone < firstBasic, "\(all)")
+        #expect(recorder.modules(for: "teardown") == ["normal-sync", "normal-async", "basic-sync", "basic"])
+    }
 }

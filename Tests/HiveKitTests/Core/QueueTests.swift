@@ -94,7 +94,7 @@ import Testing
         #expect(report.delivered == 1, "late joined after the event")
         try await register.value
         try await unregister.value
-        #expect(Array(recorder.all.suffix(4)) == ["late.setup", "late.init", "m.teardown", "m.unmount"])
+        #expect(Array(recorder.all.suffix(5)) == ["late.setup", "late.init", "m.terminate", "m.teardown", "m.unmount"])
         await hive.stop()
     }
 

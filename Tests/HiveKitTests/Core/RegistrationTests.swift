@@ -2,20 +2,34 @@ import HiveKit
 import Testing
 
 @Suite struct RegistrationTests {
-    @Test func registeringIntoARunningHiveRunsSetupAndInit() async throws {
+    @Test func registeringIntoARunningHiveBringsTheModuleToItsPhase() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        try await hive.start()
+        try await hive.register(ModuleRegistration(name: "early", module: ScriptedModule(recorder)))
+        #expect(recorder.all.filter { $0.hasPrefix("early.") } == ["early.setup", "early.init"], "no ready yet")
+        try await hive.send(.ready)
+        try await hive.register(ModuleRegistration(name: "late", isAsync: true, module: ScriptedModule(recorder)))
+        #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.ready"])
+        #expect(recorder.modules(for: "ready") == ["a", "early", "late"], "early got ready once, with the others")
+        #expect(hive.activeModuleNames == ["a", "early", "late"])
+        let report = try await hive.send(.custom(name: "x"))
+        #expect(report.delivered == 3)
+        await hive.stop()
+        #expect(recorder.modules(for: "teardown") == ["late", "early", "a"])
+    }
+
+    @Test func aModuleJoiningASuspendedHiveGoesToTheBackgroundToo() async throws {
         let recorder = Recorder()
         let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
         try await hive.start()
         try await hive.send(.ready)
-        try await hive.register(ModuleRegistration(name: "late", isAsync: true, module: ScriptedModule(recorder)))
-        #expect(Array(recorder.all.suffix(2)) == ["late.setup", "late.init"])
-        #expect(!recorder.all.contains("late.ready"), "ready was delivered before it joined")
-        #expect(hive.activeModuleNames == ["a", "late"])
-        let report = try await hive.send(.custom(name: "x"))
-        #expect(report.delivered == 2)
-        #expect(Set(recorder.modules(for: "custom")) == ["a", "late"])
+        try await hive.send(.background)
+        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.ready", "late.background"])
+        try await hive.send(.foreground)
+        #expect(recorder.modules(for: "foreground") == ["a", "late"])
         await hive.stop()
-        #expect(recorder.modules(for: "teardown") == ["late", "a"])
     }
 
     @Test func registeringBeforeStartOnlyJoinsTheOrder() async throws {
@@ -72,7 +86,7 @@ import Testing
         await hive.stop()
     }
 
-    @Test func unregisterTearsDownThenUnmountsAndTheModuleReceivesNothingMore() async throws {
+    @Test func unregisterTerminatesTearsDownThenUnmountsAndTheModuleReceivesNothingMore() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
             ModuleRegistration(name: "a", module: ScriptedModule(recorder)),
@@ -81,13 +95,15 @@ import Testing
         try await hive.start()
         try await hive.send(.ready)
         try await hive.unregister(named: "gone")
-        #expect(recorder.all.filter { $0.hasPrefix("gone.") } == ["gone.setup", "gone.init", "gone.ready", "gone.teardown", "gone.unmount"])
+        #expect(recorder.all.filter { $0.hasPrefix("gone.") } == [
+            "gone.setup", "gone.init", "gone.ready", "gone.terminate", "gone.teardown", "gone.unmount",
+        ])
         #expect(hive.moduleNames == ["a"])
         #expect(hive.module(named: "gone") == nil)
         let report = try await hive.send(.custom(name: "after"))
         #expect(report.delivered == 1)
         await hive.stop()
-        #expect(recorder.all.filter { $0.hasPrefix("gone.") }.count == 5)
+        #expect(recorder.all.filter { $0.hasPrefix("gone.") }.count == 6)
         #expect(!recorder.all.contains("a.unmount"), "stop does not unmount")
     }
 
@@ -98,7 +114,7 @@ import Testing
         ])
         try await hive.start()
         try await hive.unregister(named: "stuck")
-        #expect(recorder.all == ["stuck.setup", "stuck.init", "stuck.teardown", "stuck.unmount"])
+        #expect(recorder.all == ["stuck.setup", "stuck.init", "stuck.terminate", "stuck.teardown", "stuck.unmount"])
         #expect(hive.moduleNames.isEmpty)
     }
 

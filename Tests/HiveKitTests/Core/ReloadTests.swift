@@ -1,6 +1,8 @@
 import HiveKit
 import Testing
 
+/// `Hive.reload(to:catalog:)`: all or nothing, in two phases (prepare, then commit or
+/// abort), with the result saying which phase failed.
 @Suite struct ReloadTests {
     static func catalog(_ recorder: Recorder) -> ModuleCatalog {
         var catalog = ModuleCatalog()
@@ -11,29 +13,44 @@ import Testing
                 }])
             }
         }
+        catalog.register("picky") { _ in Picky(recorder: recorder) }
         catalog.register("broken") { _ in throw TestFailure("cannot build") }
         catalog.register("failsInit") { _ in ScriptedModule(recorder, [.`init`: .fail("init refused")]) }
         return catalog
     }
 
-    static func spec(_ name: String, _ type: String, priority: Int = 0, level: Int = 0, enabled: Bool = true) -> ModuleSpec {
-        ModuleSpec(
-            ModuleDescriptor(name: name, priority: priority, settings: Settings(["level": .int(level)])),
-            type: type, isEnabled: enabled)
+    /// Refuses a `level` above 5 in `validateReload`; records what it is asked.
+    struct Picky: Module {
+        let recorder: Recorder
+        func validateReload(_ context: ModuleContext) async throws {
+            let level = try context.settings.int("level") ?? 0
+            recorder.append("\(context.moduleName).validateReload level=\(level)")
+            if level > 5 { throw TestFailure("level \(level) is too high") }
+        }
+        func reload(_ context: ModuleContext) async throws { recorder.append("\(context.moduleName).reload") }
+        func teardown(_ context: ModuleContext) async throws { recorder.append("\(context.moduleName).teardown") }
     }
 
-    func startedHive(_ recorder: Recorder) async throws -> (Hive, ModuleCatalog) {
+    static func spec(
+        _ name: String, _ type: String, priority: Int = 0, level: Int = 0, enabled: Bool = true, line: Int? = nil
+    ) -> ModuleSpec {
+        ModuleSpec(
+            ModuleDescriptor(name: name, priority: priority, settings: Settings(["level": .int(level)])),
+            type: type, isEnabled: enabled, location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
+    }
+
+    static let initial = [spec("keep", "alpha", priority: 10), spec("drop", "alpha"), spec("retype", "alpha")]
+
+    func startedHive(_ recorder: Recorder, _ specs: [ModuleSpec] = initial) async throws -> (Hive, ModuleCatalog) {
         let catalog = Self.catalog(recorder)
         let hive = try makeHive([ModuleRegistration(name: "code", priority: -100, module: ScriptedModule(recorder))])
-        for spec in [Self.spec("keep", "alpha", priority: 10), Self.spec("drop", "alpha"), Self.spec("retype", "alpha")] {
-            try await hive.register(spec, catalog: catalog)
-        }
+        for spec in specs { try await hive.register(spec, catalog: catalog) }
         try await hive.start()
         try await hive.send(.ready)
         return (hive, catalog)
     }
 
-    @Test func reloadAddsRemovesChangesAndReloadsTheKeptOnes() async throws {
+    @Test func anAppliedReloadRemovesAddsChangesAndReloadsTheKeptOnes() async throws {
         let recorder = Recorder()
         let (hive, catalog) = try await startedHive(recorder)
         #expect(hive.moduleNames == ["keep", "drop", "retype", "code"])
@@ -44,51 +61,52 @@ import Testing
             Self.spec("new", "beta", priority: 5),
             Self.spec("off", "alpha", enabled: false),
         ], catalog: catalog)
-        #expect(Set(summary.removed) == ["drop", "retype"])
+        #expect(summary.isApplied)
+        #expect(summary.removed == ["retype", "drop"])
         #expect(summary.added == ["new", "retype"])
         #expect(summary.changed == ["keep"])
         #expect(summary.failures.isEmpty)
         #expect(summary.reloaded == 2)  // keep and code
-        #expect(summary.description.contains("reloaded 2 modules"))
+        #expect(summary.description == "added new, retype; removed retype, drop; changed keep; 2 modules got reload")
         let since = Array(recorder.all[before...])
-        // Removed ones: teardown then unmount, reverse order.
-        #expect(since.prefix(4) == ["retype.teardown", "retype.unmount", "drop.teardown", "drop.unmount"])
-        #expect(since.contains("new.setup") && since.contains("new.init"))
-        #expect(since.contains("keep sees level=2"), "kept modules reload with their new settings")
-        #expect(since.contains("code.reload"), "modules registered in code are kept and reloaded")
-        #expect(!since.contains("new.reload") && !since.contains { $0.hasPrefix("retype sees") })
-        // keep moved to its new priority.
+        #expect(since == [
+            // Prepare: the type change is the one removal before the additions are set up.
+            "retype.terminate", "retype.teardown", "retype.unmount",
+            "new.setup", "retype.setup", "new.init", "retype.init",
+            // Commit: removals, then reload (new settings) to the kept ones, then the
+            // added ones reach the hive's phase.
+            "drop.terminate", "drop.teardown", "drop.unmount",
+            "code.reload", "keep.reload", "keep sees level=2",
+            "new.ready", "retype.ready",
+        ])
         #expect(hive.moduleNames == ["new", "retype", "code", "keep"])
         #expect(hive.descriptor(named: "keep")?.priority == -200)
         await hive.stop()
         #expect(recorder.modules(for: "teardown").suffix(4) == ["keep", "code", "retype", "new"])
     }
 
-    @Test func aFactoryErrorChangesNothing() async throws {
+    @Test func aBuildFailureAbortsInTheBuildPhaseAndChangesNothing() async throws {
         let recorder = Recorder()
         let (hive, catalog) = try await startedHive(recorder)
         let names = hive.moduleNames
         let before = recorder.all
-        let error = await #expect(throws: HiveError.self) {
-            _ = try await hive.reload(to: [Self.spec("keep", "alpha", level: 9), Self.spec("bad", "broken")], catalog: catalog)
+        let cases: [([ModuleSpec], HiveError.Code, String)] = [
+            ([Self.spec("keep", "alpha", level: 9), Self.spec("bad", "broken", line: 7)], .invalidSettings, "bad"),
+            ([Self.spec("keep", "alpha"), Self.spec("odd", "gamma")], .unknownModuleType, "odd"),
+            ([Self.spec("keep", "alpha", level: 9), Self.spec("keep", "alpha")], .duplicateModule, "keep"),
+            ([Self.spec("keep", "alpha"), Self.spec("code", "alpha")], .duplicateModule, "code"),
+        ]
+        for (specs, code, module) in cases {
+            let summary = try await hive.reload(to: specs, catalog: catalog)
+            let failure = try #require(summary.failure)
+            #expect(failure.phase == .build)
+            #expect(failure.error.code == code)
+            #expect(failure.error.module == module)
+            #expect(!summary.isApplied)
         }
-        #expect(error?.module == "bad")
-        #expect(error?.message.contains("cannot build") == true)
-        let unknown = await #expect(throws: HiveError.self) {
-            _ = try await hive.reload(to: [Self.spec("keep", "alpha"), Self.spec("odd", "gamma")], catalog: catalog)
-        }
-        #expect(unknown?.code == .unknownModuleType)
-        #expect(unknown?.module == "odd")
-        let duplicate = await #expect(throws: HiveError.self) {
-            _ = try await hive.reload(to: [Self.spec("keep", "alpha", level: 9), Self.spec("keep", "alpha")], catalog: catalog)
-        }
-        #expect(duplicate?.code == .duplicateModule)
-        #expect(duplicate?.module == "keep")
-        let clash = await #expect(throws: HiveError.self) {
-            _ = try await hive.reload(to: [Self.spec("keep", "alpha"), Self.spec("code", "alpha")], catalog: catalog)
-        }
-        #expect(clash?.code == .duplicateModule)
-        #expect(clash?.module == "code")
+        let built = try #require(try await hive.reload(to: [Self.spec("bad", "broken", line: 7)], catalog: catalog).failure)
+        #expect(built.description.hasPrefix("hived.yaml:7: module 'bad'"), "\(built)")
+        #expect(built.description.contains("cannot build"))
         #expect(recorder.all == before)
         #expect(hive.moduleNames == names)
         #expect(try hive.descriptor(named: "keep")?.settings.int("level") == 0)
@@ -96,18 +114,94 @@ import Testing
         await hive.stop()
     }
 
-    @Test func anAddedModuleWhoseInitFailsIsReportedAndLeftOut() async throws {
+    /// Prepare sets up and initializes the added modules while the old ones run; a
+    /// failure there takes down the added ones that got set up and changes nothing else.
+    @Test func anAddedModuleWhoseInitFailsAbortsTheReloadAndTheOldOnesRunUntouched() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder)
+        let before = recorder.all.count
+        let summary = try await hive.reload(to: [
+            Self.spec("keep", "alpha", level: 3),
+            Self.spec("fresh", "beta", priority: 50),
+            Self.spec("sad", "failsInit", line: 12),
+        ], catalog: catalog)
+        let failure = try #require(summary.failure)
+        #expect(failure.phase == .start)
+        #expect(failure.error.module == "sad")
+        #expect(failure.error.event == .`init`)
+        #expect(failure.error.location == SourceLocation(path: "hived.yaml", line: 12))
+        #expect("\(failure)" == "hived.yaml:12: module 'sad' (init): init refused")
+        #expect(failure.rolledBack == ["fresh"])
+        #expect(failure.lost.isEmpty)
+        let since = Array(recorder.all[before...])
+        #expect(since == [
+            "fresh.setup", "sad.setup", "fresh.init", "sad.init",
+            // The module whose hook failed receives nothing more; the other is taken down.
+            "fresh.terminate", "fresh.teardown", "fresh.unmount",
+        ], "no old module was torn down or reloaded")
+        #expect(hive.moduleNames == ["keep", "drop", "retype", "code"])
+        #expect(try hive.descriptor(named: "keep")?.settings.int("level") == 0, "kept settings unchanged")
+        #expect(summary.added.isEmpty && summary.removed.isEmpty && summary.reloaded == 0)
+        try await hive.send(.memoryWarning)
+        #expect(recorder.modules(for: "memoryWarning") == ["keep", "drop", "retype", "code"])
+        await hive.stop()
+    }
+
+    @Test func aKeptModuleRefusingItsNewSettingsAbortsTheReload() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder, [Self.spec("store", "picky"), Self.spec("other", "alpha")])
+        let before = recorder.all.count
+        let summary = try await hive.reload(to: [
+            Self.spec("store", "picky", level: 9, line: 3), Self.spec("other", "alpha", level: 1),
+            Self.spec("extra", "beta"),
+        ], catalog: catalog)
+        let failure = try #require(summary.failure)
+        #expect(failure.phase == .validate)
+        #expect(failure.error.module == "store")
+        #expect("\(failure)" == "hived.yaml:3: module 'store' (reload): validateReload refused the new settings: level 9 is too high")
+        #expect(Array(recorder.all[before...]) == ["store.validateReload level=9"], "nothing was set up, nothing reloaded")
+        #expect(try hive.descriptor(named: "store")?.settings.int("level") == 0)
+        #expect(hive.module(named: "extra") == nil)
+        // Accepted settings go through, and validateReload is asked only when they change.
+        let accepted = try await hive.reload(to: [Self.spec("store", "picky", level: 4), Self.spec("other", "alpha")], catalog: catalog)
+        #expect(accepted.isApplied)
+        let unchanged = try await hive.reload(to: [Self.spec("store", "picky", level: 4), Self.spec("other", "alpha")], catalog: catalog)
+        #expect(unchanged.isApplied)
+        #expect(recorder.all.filter { $0.hasPrefix("store.") } == [
+            "store.validateReload level=9", "store.validateReload level=4", "store.reload", "store.reload",
+        ])
+        await hive.stop()
+    }
+
+    /// A module whose type changes is removed before its replacement is set up: if the
+    /// replacement fails, there is no old instance to go back to, and the result says so.
+    @Test func aReplacementThatFailsIsReportedAsLost() async throws {
         let recorder = Recorder()
         let (hive, catalog) = try await startedHive(recorder)
         let summary = try await hive.reload(to: [
-            Self.spec("keep", "alpha"), Self.spec("drop", "alpha"), Self.spec("retype", "alpha"),
-            Self.spec("sad", "failsInit"),
+            Self.spec("keep", "alpha"), Self.spec("drop", "alpha"), Self.spec("retype", "failsInit", line: 4),
         ], catalog: catalog)
-        #expect(summary.added.isEmpty)
-        #expect(summary.failures.map(\.module) == ["sad"])
-        #expect(summary.failures.first?.event == .`init`)
-        #expect(hive.module(named: "sad") == nil)
-        #expect(summary.reloaded == 4)
+        let failure = try #require(summary.failure)
+        #expect(failure.phase == .start)
+        #expect(failure.lost == ["retype"])
+        #expect("\(failure)" == "module 'retype' was replaced and its new type failed: hived.yaml:4: module 'retype' (init): init refused")
+        #expect(hive.moduleNames == ["keep", "drop", "code"])
+        #expect(recorder.all.filter { $0.hasPrefix("retype.") }.suffix(5) == [
+            "retype.terminate", "retype.teardown", "retype.unmount", "retype.setup", "retype.init",
+        ])
+        #expect(!recorder.all.contains("drop.teardown"), "the rest still runs")
+        await hive.stop()
+    }
+
+    @Test func anAddedModuleReachesTheHivesPhaseSuspendedIncluded() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder)
+        try await hive.send(.background)
+        let summary = try await hive.reload(to: Self.initial + [Self.spec("new", "beta")], catalog: catalog)
+        #expect(summary.isApplied)
+        #expect(recorder.all.filter { $0.hasPrefix("new.") } == ["new.setup", "new.init", "new.ready", "new.background"])
+        try await hive.send(.foreground)
+        #expect(recorder.modules(for: "foreground").contains("new"))
         await hive.stop()
     }
 

@@ -113,6 +113,8 @@ struct LogRecord: Sendable {
     let level: Logger.Level
     let message: String
     let metadata: [String: String]
+    /// When it was logged.
+    var at: ContinuousClock.Instant = .now
 }
 
 /// Collects log records in memory so tests can assert what was logged.

@@ -1,0 +1,69 @@
+extension Hive {
+    /// The current entries of the modules among `entries` (their lifecycles as they are
+    /// now), in order.
+    func refreshed(_ entries: [ModuleEntry]) -> [ModuleEntry] {
+        let names = Set(entries.map(\.name))
+        return state.withLock { $0.entries.filter { names.contains($0.name) } }
+    }
+
+    /// Sets up, then initializes, `entries` — modules joining a live hive — level by level,
+    /// as ``start()`` does for all.
+    ///
+    /// - Returns: the first failure; the module whose hook failed receives nothing more,
+    ///   and the others stay as far as they got, for the caller to take down.
+    func bringUp(_ entries: [ModuleEntry]) async -> HiveError? {
+        let hasAsync = entries.contains { $0.descriptor.isAsync }
+        for event in [HiveEvent.setup, .`init`] {
+            let (failure, _) = await runStartPhase(event, refreshed(entries), hasAsync: hasAsync)
+            if let failure { return failure }
+        }
+        return nil
+    }
+
+    /// Brings initialized modules to the hive's `phase`: `ready` if the hive got it, then
+    /// `background` if it is suspended. A throw is logged and reported, as for any event.
+    func catchUp(_ entries: [ModuleEntry], to phase: HivePhase) async -> [HiveError] {
+        let events: [HiveEvent] = switch phase {
+        case .running: [.ready]
+        case .suspended: [.ready, .background]
+        default: []
+        }
+        var failures: [HiveError] = []
+        let hasAsync = entries.contains { $0.descriptor.isAsync }
+        for event in events {
+            _ = await fanOut(
+                event, hook: event.kind, to: refreshed(entries), hasAsync: hasAsync,
+                where: { $0.lifecycle == .active }
+            ) { _, call in
+                if let failure = call.failure { failures.append(failure) }
+            }
+        }
+        return failures
+    }
+
+    /// Takes `entries` out of the hive: `terminate` to those that finished `init` (in
+    /// order, levels as barriers), `teardown` to those set up and then `unmount` (each in
+    /// reverse order, one at a time), every hook abandoned past its budget; then forgets
+    /// them with the services, routes and actions they registered. A module whose `setup`
+    /// or `init` failed receives nothing and is forgotten.
+    func takeDown(_ entries: [ModuleEntry]) async -> [HiveError] {
+        var failures: [HiveError] = []
+        let collect: (ModuleEntry, HookCall) -> Void = { _, call in
+            if let failure = call.failure { failures.append(failure) }
+        }
+        let current = refreshed(entries)
+        let hasAsync = current.contains { $0.descriptor.isAsync }
+        _ = await fanOut(.terminate, hook: .terminate, to: current, hasAsync: hasAsync, where: { $0.lifecycle == .active }, finished: collect)
+        var tornDown = Set<String>()
+        _ = await fanOutInReverse(
+            .teardown, hook: .teardown, to: current, where: { $0.lifecycle == .active || $0.lifecycle == .setUp }
+        ) { entry, call in
+            tornDown.insert(entry.name)
+            state.withLock { $0.setLifecycle(.tornDown, of: entry) }
+            collect(entry, call)
+        }
+        _ = await fanOutInReverse(.unmount, hook: .unmount, to: current, where: { tornDown.contains($0.name) }, finished: collect)
+        for entry in current.reversed() { forget(named: entry.name) }
+        return failures
+    }
+}

@@ -1,0 +1,102 @@
+extension Hive {
+    /// Calls the hook `kind` (with `event` in the context) on the modules among `entries`
+    /// that `takesPart` selects, level by level: every module of a level returns (or is
+    /// abandoned) before any module of the next level is called. Within a level, sync
+    /// modules are called one after another in order while the async ones run
+    /// concurrently with them. BeeHive has two levels (basic, normal); this holds for
+    /// any number, since `entries` are in order and each level is a run of them.
+    ///
+    /// - Parameters:
+    ///   - entries: modules in start order.
+    ///   - hasAsync: whether any of them may be async (`false` skips the task group).
+    ///   - stopAtFailure: after a hook fails, call no further sync module of its level and
+    ///     no later level (start-up, modules joining).
+    ///   - finished: told of each call as it ends, on this task.
+    /// - Returns: how many modules were called.
+    func fanOut(
+        _ event: HiveEvent, hook kind: EventKind, to entries: [ModuleEntry], hasAsync: Bool,
+        stopAtFailure: Bool = false,
+        where takesPart: (ModuleEntry) -> Bool,
+        finished: (ModuleEntry, HookCall) -> Void
+    ) async -> Int {
+        currentEvent.set(kind)
+        let abandoning = kind.abandonsStalledHandlers
+        var called = 0
+        if !hasAsync {
+            for entry in entries where takesPart(entry) {
+                called += 1
+                let result = await call(entry, event, hook: kind, abandoning: abandoning)
+                finished(entry, result)
+                if stopAtFailure && result.failure != nil { break }
+            }
+            return called
+        }
+        await withTaskGroup(of: (Int, HookCall).self) { group in
+            var first = entries.startIndex
+            var failed = false
+            while first < entries.endIndex && !failed {
+                let level = entries[first].descriptor.level
+                var end = first + 1
+                while end < entries.endIndex && entries[end].descriptor.level == level { end += 1 }
+                for index in first..<end where entries[index].descriptor.isAsync && takesPart(entries[index]) {
+                    called += 1
+                    let entry = entries[index]
+                    group.addTask { (index, await self.call(entry, event, hook: kind, abandoning: abandoning)) }
+                }
+                for index in first..<end where !entries[index].descriptor.isAsync && takesPart(entries[index]) {
+                    called += 1
+                    let result = await call(entries[index], event, hook: kind, abandoning: abandoning)
+                    finished(entries[index], result)
+                    if stopAtFailure && result.failure != nil {
+                        failed = true
+                        break
+                    }
+                }
+                // The level's barrier: its async calls return before the next level starts.
+                for await (index, result) in group {
+                    finished(entries[index], result)
+                    if stopAtFailure && result.failure != nil { failed = true }
+                }
+                first = end
+            }
+        }
+        return called
+    }
+
+    /// Calls the hook `kind` on the modules among `entries` that `takesPart` selects, in
+    /// exactly the reverse of their order and one at a time, abandoning a hook past its
+    /// budget so the ones after it still run: `teardown` and `unmount`. Since levels are
+    /// runs of the order, every module of a level returns before the level before it
+    /// starts, as in ``fanOut(_:hook:to:hasAsync:stopAtFailure:where:finished:)``.
+    ///
+    /// - Returns: how many modules were called.
+    func fanOutInReverse(
+        _ event: HiveEvent, hook kind: EventKind, to entries: [ModuleEntry],
+        where takesPart: (ModuleEntry) -> Bool,
+        finished: (ModuleEntry, HookCall) -> Void
+    ) async -> Int {
+        currentEvent.set(kind)
+        var called = 0
+        for entry in entries.reversed() where takesPart(entry) {
+            called += 1
+            finished(entry, await call(entry, event, hook: kind, abandoning: true))
+        }
+        return called
+    }
+
+    /// Tears down every module that was set up, in reverse order, one at a time; then
+    /// releases singleton services in reverse order of creation and closes the services,
+    /// routes and actions: a stop, or a failed start's rollback.
+    func tearDownAll() async -> (delivered: Int, failures: [HiveError]) {
+        var failures: [HiveError] = []
+        let delivered = await fanOutInReverse(
+            .teardown, hook: .teardown, to: state.withLock { $0.entries },
+            where: { $0.lifecycle == .active || $0.lifecycle == .setUp }
+        ) { entry, call in
+            state.withLock { $0.setLifecycle(.tornDown, of: entry) }
+            if let failure = call.failure { failures.append(failure) }
+        }
+        closeCalls()
+        return (delivered, failures)
+    }
+}
