@@ -68,7 +68,7 @@ import Testing
         hived.signal(SIGHUP)
         let reloaded = try await hived.waitForReady(after: ready + 1)
         let status = try #require(hived.notify).messages[reloaded]
-        #expect(status.contains("changed memory pressure interval"), "\(status)")
+        #expect(status.contains("new memory pressure interval"), "\(status)")
         writer.write("2")
         _ = try await ProbeFile.waitFor(events, "second warning", until: { file in
             file.modules(receiving: "memoryWarning").count == 4

@@ -40,9 +40,9 @@ import Testing
         #expect(file.lines.filter { $0.event == "custom" }.map(\.name) == ["before", "after"])
         // The probe logs each event at debug level: only once the reload set that level.
         let debug = hived.stderr.split(separator: "\n").filter { $0.contains(" debug [a] ") }
-        #expect(!debug.contains { $0.contains("probe received custom:before") }, "\(debug)")
-        #expect(debug.contains { $0.contains("probe received custom:after") }, "\(hived.stderr)")
-        #expect(debug.contains { $0.contains("probe received memoryWarning") }, "\(hived.stderr)")
+        #expect(!debug.contains { $0.contains("custom: received 'before'") }, "\(debug)")
+        #expect(debug.contains { $0.contains("custom: received 'after'") }, "\(hived.stderr)")
+        #expect(debug.contains { $0.contains("memoryWarning: received") }, "\(hived.stderr)")
     }
 
     @Test func aReloadAppliesANewEventBudget() async throws {
@@ -65,7 +65,7 @@ import Testing
         // With the old 60 s, the stalled teardown would hold the stop for a minute.
         #expect(try await hived.exitStatus(timeout: .seconds(30)) == 0)
         #expect(ContinuousClock.now - sent < .seconds(30))
-        #expect(hived.stderr.contains("abandoned teardown after its budget of 1"), "\(hived.stderr)")
+        #expect(hived.stderr.contains("teardown: abandoned after its budget of 1"), "\(hived.stderr)")
         #expect(try ProbeFile(path: events).modules(receiving: "teardown") == ["stuck", "keeper"])
     }
 
@@ -114,7 +114,7 @@ import Testing
         #expect(try await hived.exitStatus() == 0)
     }
 
-    @Test func aModuleDisabledByAReloadIsTornDownAndUnmounted() async throws {
+    @Test func aModuleDisabledByAReloadIsTerminatedTornDownAndUnmounted() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")
         let config = { (enabled: Bool) in
@@ -132,7 +132,7 @@ import Testing
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
         let b = try ProbeFile(path: events).lines.filter { $0.module == "b" }.map(\.event)
-        #expect(b == ["setup", "init", "ready", "teardown", "unmount"], "and nothing after it was disabled")
+        #expect(b == ["setup", "init", "ready", "terminate", "teardown", "unmount"], "and nothing after it was disabled")
         #expect(try ProbeFile(path: events).modules(receiving: "teardown") == ["b", "a"])
     }
 }

@@ -226,7 +226,7 @@ import Testing
         #expect(try await hived.exitStatus() == 0, "\(hived.stderr)")
         #expect(try ProbeFile(path: events).modules(receiving: "teardown") == ["stuck", "keeper"],
                 "the teardowns after the abandoned one still run")
-        let abandoned = hived.stderr.split(separator: "\n").filter { $0.contains("abandoned teardown after its budget of 1") }
+        let abandoned = hived.stderr.split(separator: "\n").filter { $0.contains("teardown: abandoned after its budget of 1") }
         #expect(abandoned.count == 1 && abandoned[0].contains("[stuck]"), "logged by module and event: \(hived.stderr)")
     }
 

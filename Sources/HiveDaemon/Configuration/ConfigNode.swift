@@ -115,7 +115,8 @@ struct ConfigNode {
         return value
     }
 
-    /// A positive duration written as `250ms`, `5s`, `2m`, `1h` or a number of seconds.
+    /// A positive duration written with its unit: `250ms`, `5s`, `2m`, `1h` (a bare number
+    /// is refused: seconds or milliseconds would be a guess).
     func duration() throws(HiveError) -> Duration {
         let expected = "a duration such as 250ms, 5s or 2m"
         guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type),
@@ -125,11 +126,13 @@ struct ConfigNode {
         return value
     }
 
-    /// One of `choices`, by name.
-    func choice<Value>(_ choices: [(name: String, value: Value)]) throws(HiveError) -> Value {
+    /// One of `choices`, by name, or of `aliases` (accepted, but not listed in errors).
+    func choice<Value>(
+        _ choices: [(name: String, value: Value)], aliases: [(name: String, value: Value)] = []
+    ) throws(HiveError) -> Value {
         func names() -> String { choices.map(\.name).joined(separator: ", ") }
         let value = try text(expected: "one of \(names())")
-        guard let match = choices.first(where: { $0.name == value }) else {
+        guard let match = (choices + aliases).first(where: { $0.name == value }) else {
             throw error("expected one of \(names()); got \(found)")
         }
         return match.value

@@ -66,7 +66,7 @@ struct ConfigurationParser {
     func log(_ node: ConfigNode) throws(HiveError) -> LogConfiguration {
         let map = try node.map(keys: ["level", "target"], of: "a map with level and target")
         var log = LogConfiguration()
-        if let level = map["level"] { log.level = try level.choice(Logger.Level.allCases.map { ($0.rawValue, $0) }) }
+        if let level = map["level"] { log.level = try level.choice(LogConfiguration.levels, aliases: LogConfiguration.levelAliases) }
         if let target = map["target"] {
             log.target = try target.choice(LogTarget.allCases.map { ($0.rawValue, $0) })
         }

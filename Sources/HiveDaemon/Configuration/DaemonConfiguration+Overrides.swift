@@ -6,7 +6,7 @@ extension DaemonConfiguration {
     /// over the file's.
     ///
     /// `PREFIX_ENVIRONMENT` (`development`…`production`), `PREFIX_LOG_LEVEL` (`trace`…
-    /// `critical`), `PREFIX_LOG_TARGET` (`auto`, `journal`, `stderr`), `PREFIX_BUDGET_EVENT`
+    /// `critical`; `warn` is taken for `warning`), `PREFIX_LOG_TARGET` (`auto`, `journal`, `stderr`), `PREFIX_BUDGET_EVENT`
     /// and `PREFIX_BUDGET_STOP` (durations such as `250ms`, `5s`, `2m`), where `PREFIX` is
     /// the daemon's (``DaemonIdentity/environmentPrefix``). An unset or empty variable
     /// changes nothing.
@@ -15,9 +15,11 @@ extension DaemonConfiguration {
     ///   is invalid.
     public func applyingOverrides(_ overrides: ConfigurationOverrides) throws(HiveError) -> DaemonConfiguration {
         var result = self
-        func choice<Value>(_ suffix: String, _ choices: [(String, Value)]) throws(HiveError) -> Value? {
+        func choice<Value>(
+            _ suffix: String, _ choices: [(String, Value)], aliases: [(String, Value)] = []
+        ) throws(HiveError) -> Value? {
             guard let (name, text) = overrides.value(suffix) else { return nil }
-            guard let match = choices.first(where: { $0.0 == text }) else {
+            guard let match = (choices + aliases).first(where: { $0.0 == text }) else {
                 let names = choices.map(\.0).joined(separator: ", ")
                 throw HiveError(.invalidConfiguration, "\(name): expected one of \(names); got '\(text)'")
             }
@@ -35,7 +37,7 @@ extension DaemonConfiguration {
         if let environment = try choice("ENVIRONMENT", HiveEnvironment.allCases.map { ($0.rawValue, $0) }) {
             result.environment = environment
         }
-        if let level = try choice("LOG_LEVEL", Logger.Level.allCases.map { ($0.rawValue, $0) }) {
+        if let level = try choice("LOG_LEVEL", LogConfiguration.levels, aliases: LogConfiguration.levelAliases) {
             result.log.level = level
         }
         if let target = try choice("LOG_TARGET", LogTarget.allCases.map { ($0.rawValue, $0) }) {

@@ -13,6 +13,11 @@ public struct LogConfiguration: Sendable, Hashable {
     /// Where records go.
     public var target: LogTarget
 
+    /// The level names a configuration accepts, lowest first.
+    static let levels = Logger.Level.allCases.map { ($0.rawValue, $0) }
+    /// Other names accepted for a level: `warn` for `warning`.
+    static let levelAliases = [("warn", Logger.Level.warning)]
+
     /// A log configuration; the defaults are `info` and `auto`.
     public init(level: Logger.Level = .info, target: LogTarget = .auto) {
         self.level = level

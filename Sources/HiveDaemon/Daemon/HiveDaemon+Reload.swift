@@ -1,9 +1,12 @@
 import HiveKit
 extension HiveDaemon {
-    /// Reloads: `RELOADING=1` first, then read and validate the whole file; only a valid
-    /// file is applied. `READY=1` follows either way, with `STATUS=` saying what changed
-    /// or, for a bad file, the error while the previous configuration keeps running.
-    /// Once `STOPPING=1` was sent, a reload still queued is skipped.
+    /// Reloads, all or nothing: `RELOADING=1` first, then read and validate the whole
+    /// file, then ``Hive/reload(to:catalog:)`` (prepare, then commit or abort); the
+    /// daemon's own settings (signals, budgets, log level…) change only with a committed
+    /// reload. `READY=1` follows either way, with `STATUS=` saying what changed or, when
+    /// the reload failed, the error (file:line, module, hook, cause) while the previous
+    /// configuration keeps running. Once `STOPPING=1` was sent, a reload still queued is
+    /// skipped.
     @discardableResult
     func reload(_ hive: Hive) async -> ReloadOutcome {
         let stopping = current.withLock { current in
@@ -15,6 +18,7 @@ extension HiveDaemon {
             return .skipped
         }
         defer { current.withLock { $0.isReloading = false } }
+        let begin = MonotonicClock.nanoseconds()
         notifier.send(.reloading(status: "reloading configuration"))
         let configuration: DaemonConfiguration
         do {
@@ -28,7 +32,11 @@ extension HiveDaemon {
             summary = try await hive.reload(to: configuration.modules, catalog: options.catalog)
         } catch {
             rejectReload(error)
-            return error.location == nil ? .failed(error) : .invalid(error)
+            return .failed(error)
+        }
+        if let failure = summary.failure {
+            rejectReload(failure)
+            return failure.phase == .build && failure.error.location != nil ? .invalid(failure.error) : .failed(failure.error)
         }
         var changes: [String] = []
         if hive.defaultBudget != configuration.budgets.event { changes.append("event budget \(configuration.budgets.event.shortDescription)") }
@@ -53,8 +61,9 @@ extension HiveDaemon {
         ] + restartOnly where changed {
             logger.warning("\(what) changed: takes effect at the next start")
         }
-        var status = "reloaded: \(summary)"
-        if !changes.isEmpty { status += "; changed \(changes.joined(separator: ", "))" }
+        let took = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)).shortDescription
+        var status = "reloaded in \(took): \(summary)"
+        if !changes.isEmpty { status += "; new \(changes.joined(separator: ", "))" }
         if hive.phase == .suspended {
             let (signal, sleep) = current.withLock { ($0.suspendedBySignal, $0.suspendedBySleep) }
             status += " (suspended: \(Self.suspensionNote(signal: signal, sleep: sleep)))"
@@ -90,9 +99,17 @@ extension HiveDaemon {
         return restartOnly
     }
 
-    private func rejectReload(_ error: HiveError) {
-        logger.error("reload rejected, previous configuration still running: \(error)")
-        notifier.send(.ready(status: "reload failed, previous configuration still running: \(error)"))
+    /// Logs and reports (`READY=1` with `STATUS=`) a reload that changed nothing: an
+    /// invalid file, or a ``ReloadFailure`` (one whose replaced modules are gone says so).
+    private func rejectReload(_ error: any Error) {
+        let status: String
+        if let failure = error as? ReloadFailure, !failure.lost.isEmpty {
+            status = "reload failed: \(failure); the rest of the previous configuration is still running"
+        } else {
+            status = "reload failed, previous configuration still running: \(error)"
+        }
+        logger.error("\(status)")
+        notifier.send(.ready(status: status))
     }
 }
 

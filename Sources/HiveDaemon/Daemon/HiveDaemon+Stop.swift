@@ -11,6 +11,7 @@ extension HiveDaemon {
     /// (it started when the stop signal arrived) is enforced by the ``StopGuard``, which
     /// needs nothing of this task.
     func stop(_ hive: Hive) async -> DaemonExitCode {
+        let begin = MonotonicClock.nanoseconds()
         stopSystemWatches()
         armStopDeadline()
         let (deadline, alreadySent) = current.withLock { current in
@@ -33,7 +34,8 @@ extension HiveDaemon {
         }
         defer { extender.cancel() }
         _ = await hive.stop()
-        logger.info("stopped")
+        let took = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)).shortDescription
+        logger.info("stopped in \(took)")
         return .success
     }
 

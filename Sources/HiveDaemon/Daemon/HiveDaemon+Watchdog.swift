@@ -1,9 +1,10 @@
 import HiveKit
 extension HiveDaemon {
     /// Feeds systemd's watchdog at half its interval, but only while no hook runs past
-    /// its budget, and no configuration read for a reload takes longer than the event
-    /// budget: a stall stops the pings (and is logged by module and event) so systemd
-    /// restarts a truly hung daemon. `nil` when the watchdog is off.
+    /// its budget and no configuration read for a reload takes longer than the event
+    /// budget. Both are marked by the hive's stall timer at the instant the budget runs out
+    /// (and logged then, by module and event), so the pings stop at that same instant and
+    /// systemd restarts a truly hung daemon. `nil` when the watchdog is off.
     func startWatchdog(_ hive: Hive) -> Task<Void, Never>? {
         let settings: WatchdogSettings?
         do {
@@ -17,32 +18,18 @@ extension HiveDaemon {
             var wasHealthy = true
             while !Task.isCancelled {
                 let stalls = hive.stalledHandlers()
-                let reading = stalls.isEmpty ? readingStall(budget: hive.defaultBudget) : nil
-                let isHealthy = stalls.isEmpty && reading == nil
+                let reading = readingStalled.load(ordering: .relaxed)
+                let isHealthy = stalls.isEmpty && !reading
                 if isHealthy {
                     notifier.send(.watchdog)
                     if !wasHealthy { logger.notice("event delivery healthy again; watchdog pings resumed") }
                 } else if wasHealthy {
-                    for stall in stalls {
-                        logger.error(
-                            "watchdog pings withheld: \(stall)",
-                            metadata: ["module": "\(stall.module)", "event": "\(stall.event)"])
-                    }
-                    if let reading { logger.error("watchdog pings withheld: \(reading)") }
+                    let what = stalls.map(\.description) + (reading ? ["reading the configuration"] : [])
+                    logger.error("watchdog pings withheld: \(what.joined(separator: "; "))")
                 }
                 wasHealthy = isHealthy
                 try? await Task.sleep(for: interval)
             }
         }
-    }
-
-    /// What the daemon's own work holds up, if reading a configuration took longer than
-    /// `budget`.
-    private func readingStall(budget: Duration) -> String? {
-        let since = readingSince.load(ordering: .relaxed)
-        let now = MonotonicClock.nanoseconds()
-        guard since != 0, now > since, now - since > budget.nanosecondsClamped else { return nil }
-        let elapsed = Duration.nanoseconds(Int64(clamping: now - since))
-        return "reading the configuration for a reload has taken \(elapsed.shortDescription) (budget \(budget.shortDescription))"
     }
 }

@@ -1,4 +1,7 @@
 import HiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Synchronization
 
@@ -101,8 +104,19 @@ public enum HiveLogging {
         case .journal:
             JournalLogHandler(identifier: identifier, ownLevel: nil, sharedLevel: sharedLevel, metadataProvider: nil)
         case .stderr, .auto:
-            StderrLogHandler(ownLevel: nil, sharedLevel: sharedLevel, timestamps: true, metadataProvider: nil)
+            stderrHandler()
         }
+    }
+
+    /// Whether stderr lines are coloured, decided once: a terminal, `NO_COLOR` unset or
+    /// empty, `TERM` not `dumb`.
+    private static let colors = StderrLogHandler.wantsColors(environment: Dictionary(
+        uniqueKeysWithValues: ["NO_COLOR", "TERM"].compactMap { name in getenv(name).map { (name, String(cString: $0)) } }))
+
+    private static func stderrHandler() -> StderrLogHandler {
+        var handler = StderrLogHandler(ownLevel: nil, sharedLevel: sharedLevel, timestamps: true, metadataProvider: nil)
+        handler.colors = colors
+        return handler
     }
 
     /// Waits until the log lines and journal entries queued so far were written, or until

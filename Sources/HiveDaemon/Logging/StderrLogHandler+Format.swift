@@ -18,11 +18,12 @@ extension StderrLogHandler {
         level: Logger.Level,
         message: String,
         metadata: Logger.Metadata,
-        error: (any Error)? = nil
+        error: (any Error)? = nil,
+        colors: Bool = false
     ) -> String {
         var line = ""
         if let timestamp { line += timestamp + " " }
-        line += level.rawValue
+        line += colors ? "\u{1B}[\(colorCode(level))m\(level.rawValue)\u{1B}[0m" : level.rawValue
         if let module = metadata["module"] { line += " [\(module)]" }
         if let event = metadata["event"] { line += " \(event):" }
         line += " " + message
@@ -31,6 +32,26 @@ extension StderrLogHandler {
         }
         if let error { line += " error=" + quoted("\(error)") }
         return line + "\n"
+    }
+
+    /// The ANSI code of a level's colour: dim for trace and debug, plain for info, cyan,
+    /// yellow, red, then bold red for critical.
+    private static func colorCode(_ level: Logger.Level) -> String {
+        switch level {
+        case .trace, .debug: "2"
+        case .info: "0"
+        case .notice: "36"
+        case .warning: "33"
+        case .error: "31"
+        case .critical: "1;31"
+        }
+    }
+
+    /// Whether lines should be coloured: stderr is a terminal, `NO_COLOR` is unset or empty
+    /// (no-color.org) and `TERM` is not `dumb`. Under systemd stderr is the journal or a
+    /// pipe, never a terminal: plain.
+    public static func wantsColors(environment: [String: String], isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Bool {
+        isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds).

@@ -12,6 +12,9 @@ public struct StderrLogHandler: LogHandler {
     /// Whether lines start with a UTC timestamp. Off is useful where something else adds
     /// one (a terminal multiplexer, a log collector).
     public var timestamps: Bool
+    /// Whether the level is coloured (ANSI escapes): HiveDaemon turns it on only when
+    /// stderr is a terminal and `NO_COLOR` is unset or empty (see ``wantsColors()``).
+    public var colors = false
     /// Metadata added to every line of this logger.
     public var metadata: Logger.Metadata = [:]
     /// Extra metadata read at every log call (e.g. from a task-local).
@@ -54,6 +57,6 @@ public struct StderrLogHandler: LogHandler {
         let merged = LogMetadataMerge.merged(metadata, provider: metadataProvider, call: event.metadata)
         StderrWriter.write(Self.formatLine(
             timestamp: timestamps ? Self.timestamp() : nil, level: event.level,
-            message: event.message.description, metadata: merged, error: event.error))
+            message: event.message.description, metadata: merged, error: event.error, colors: colors))
     }
 }

@@ -1,19 +1,16 @@
 extension Duration {
-    /// Parses durations as configuration files write them: `250ms`, `5s`, `2m`, `1h`,
-    /// `100us`, or a bare number of seconds; `nil` for anything else, a negative value, or
-    /// one longer than 100 years.
+    /// Parses durations as configuration files write them: a number and a unit, `ns`,
+    /// `us` (or `µs`), `ms`, `s`, `m` or `h` (`250ms`, `1.5s`, `2m`); `nil` for anything
+    /// else, a number without a unit (seconds or milliseconds? it is refused rather than
+    /// guessed), a negative value, or one longer than 100 years.
     public init?(parsing text: String) {
         let units: [(suffix: String, nanoseconds: Double)] = [
             ("ms", 1e6), ("us", 1e3), ("µs", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
         ]
         let trimmed = text.trimmingWhitespace()
-        var number = Substring(trimmed)
-        var scale = 1e9
-        for unit in units where trimmed.hasSuffix(unit.suffix) {
-            number = trimmed.dropLast(unit.suffix.count)
-            scale = unit.nanoseconds
-            break
-        }
+        guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) else { return nil }
+        let number = trimmed.dropLast(unit.suffix.count)
+        let scale = unit.nanoseconds
         guard let value = Double(number), value >= 0, value.isFinite else { return nil }
         let nanoseconds = (value * scale).rounded()
         guard nanoseconds <= 100 * 365 * 86_400 * 1e9 else { return nil }

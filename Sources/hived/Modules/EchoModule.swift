@@ -25,6 +25,8 @@ struct EchoModule: Module {
 
     private func echo(_ context: ModuleContext) throws {
         let message = try context.settings.string("message").map { " (\($0))" } ?? ""
-        context.logger.info("received \(context.event)\(message)")
+        // The event is the line's own (`[api] ready: received`); a custom event's name is not.
+        let what = context.customEventName.map { "received '\($0)'" } ?? "received"
+        context.logger.info("\(what)\(message)")
     }
 }

@@ -15,9 +15,12 @@ import Glibc
 ///
 /// ## Configuration keys
 /// - `path` (string, optional): the file to append lines to; created if missing. Without
-///   it nothing is written.
+///   it nothing is written. A relative path is taken in `$STATE_DIRECTORY` (systemd sets
+///   it from `StateDirectory=`: `/var/lib/hived` for the packaged unit), or in the current
+///   directory when that is unset.
 /// - `fail_on` (list of event names): events whose hook throws; `custom:NAME` fails only
-///   that custom event, `custom` every one.
+///   that custom event, `custom` every one; `validateReload` refuses the new settings of
+///   a reload (the reload is then aborted).
 /// - `stall_on` (map of event name to duration): events whose hook sleeps that long first
 ///   (`Task.sleep`: the thread is free meanwhile, and cancellation ends the sleep).
 /// - `block_on` (map of event name to duration): events whose hook blocks its thread that
@@ -77,15 +80,18 @@ struct ProbeModule: Module {
     func terminate(_ context: ModuleContext) async throws { try await probe(context) }
     func teardown(_ context: ModuleContext) async throws { try await probe(context) }
     func unmount(_ context: ModuleContext) async throws { try await probe(context) }
+    func validateReload(_ context: ModuleContext) async throws { try await probe(context, hook: .validateReload) }
 
-    /// Records the event, then stalls and fails as the settings say.
-    private func probe(_ context: ModuleContext) async throws {
+    /// Records the event (or, for `validateReload`, the hook), then stalls and fails as
+    /// the settings say.
+    private func probe(_ context: ModuleContext, hook: EventKind? = nil) async throws {
         let settings = context.settings
+        let hook = hook ?? context.event.kind
         if let path = try settings.string("path") {
-            try append(Self.line(for: context), to: path)
+            try append(Self.line(for: context, hook: hook), to: Self.resolve(path))
         }
-        context.logger.debug("probe received \(context.event)")
-        let names = Self.names(of: context.event)
+        context.logger.debug("\(context.customEventName.map { "received '\($0)'" } ?? "received")")
+        let names = hook == .validateReload ? [hook.name] : Self.names(of: context.event)
         if let stalls = try settings.settings("stall_on") {
             for name in names {
                 if let stall = try stalls.duration(name) {
@@ -111,7 +117,7 @@ struct ProbeModule: Module {
             }
         }
         if let failures = try settings.strings("fail_on"), names.contains(where: failures.contains) {
-            throw Failure(description: "probe '\(context.moduleName)' told to fail on \(context.event)", errno: 0)
+            throw Failure(description: "told to fail (fail_on)", errno: 0)
         }
     }
 
@@ -138,11 +144,21 @@ struct ProbeModule: Module {
         return [event.kind.name]
     }
 
-    /// The JSON line recording `context.event`.
-    static func line(for context: ModuleContext) -> String {
+    /// `path`, or, when it is relative, `path` in `$STATE_DIRECTORY` (its first entry) if
+    /// that is set.
+    static func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let state = getenv("STATE_DIRECTORY").map({ String(cString: $0) }),
+            let directory = state.split(separator: ":").first, !directory.isEmpty
+        else { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+    }
+
+    /// The JSON line recording `context.event`, or the hook `hook` when it is no event
+    /// (`validateReload`).
+    static func line(for context: ModuleContext, hook: EventKind) -> String {
         var json = JSONLine()
         json.field("module", context.moduleName)
-        json.field("event", context.event.kind.name)
+        json.field("event", hook.name)
         if let name = context.customEventName { json.field("name", name) }
         json.object("params", context.parameters)
         var now = timespec()

@@ -61,6 +61,8 @@ import Testing
         Case(label: "bad duration", text: "budgets:\n  event: soon\n", line: 2,
              message: "budgets.event: expected a duration such as 250ms, 5s or 2m, got 'soon'"),
         Case(label: "zero duration", text: "budgets:\n  stop: 0s\n", line: 2, message: "budgets.stop: must be longer than zero"),
+        Case(label: "duration without a unit", text: "budgets:\n  event: 5\n", line: 2,
+             message: "budgets.event: expected a duration such as 250ms, 5s or 2m, got '5'"),
         Case(label: "negative duration", text: "budgets:\n  stop: -1s\n", line: 2, message: "budgets.stop: expected a duration"),
         Case(label: "modules is a map", text: "modules:\n  name: a\n", line: 2,
              message: "modules: expected a list of modules, got a map"),

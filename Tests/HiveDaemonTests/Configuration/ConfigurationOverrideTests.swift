@@ -17,6 +17,12 @@ import Testing
         #expect(configuration.budgets == BudgetConfiguration(event: .milliseconds(250), stop: .seconds(120)))
     }
 
+    /// `warn` is taken for `warning`, in the file and in the variable, as documented.
+    @Test func warnIsWarning() throws {
+        #expect(try parseConfiguration("log: {level: warn}\n").log.level == .warning)
+        #expect(try parseConfiguration(Self.file, environment: ["HIVED_LOG_LEVEL": "warn"]).log.level == .warning)
+    }
+
     @Test func unsetOrEmptyVariablesChangeNothing() throws {
         let plain = try parseConfiguration(Self.file)
         let empty = try parseConfiguration(Self.file, environment: ["HIVED_LOG_LEVEL": "", "HIVED_BUDGET_STOP": " "])

@@ -121,8 +121,8 @@ extension ControlSocketTests {
             #expect((bad["parameters"] as? [String: Any])?["parameter"] as? String == "level")
             try await fixture.stop()  // the log is complete once hived exited
             let log = fixture.hived.stderr
-            #expect(!log.contains("probe received ready"), "at info, the probes' debug lines are not written")
-            #expect(log.contains("probe received custom"), "once the level is debug, they are")
+            #expect(!log.contains("ready: received"), "at info, the probes' debug lines are not written")
+            #expect(log.contains("custom: received"), "once the level is debug, they are")
         }
 
         @Test func unknownMethodsInterfacesAndBadParametersGetStandardErrors() async throws {
