@@ -74,11 +74,13 @@ extension Hive {
         }
     }
 
-    /// Makes sure the stall timer runs while a turn is under way; called when one begins,
-    /// after ``turnInProgress`` was stored. Costs an atomic load, unless the timer rests.
+    /// Makes sure the stall timer fires by the earliest moment a hook of the turn that
+    /// begins can pass its budget; called when a turn begins, after ``turnInProgress`` was
+    /// stored. Costs a clock read and two atomic loads, unless the timer must be re-armed.
     func watchForStalls() {
-        guard !stallWatch.isArmed else { return }
-        armStallCheck(at: MonotonicClock.nanoseconds() &+ minimumBudget.load(ordering: .relaxed))
+        let earliest = MonotonicClock.nanoseconds() &+ minimumBudget.load(ordering: .relaxed)
+        guard !stallWatch.isArmed(byOrBefore: earliest) else { return }
+        armStallCheck(at: earliest)
     }
 
     private func armStallCheck(at deadline: UInt64) {

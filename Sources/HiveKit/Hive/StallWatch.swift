@@ -18,10 +18,14 @@ final class StallWatch: Sendable {
     /// lock when a turn begins.
     private let armedFor = Atomic<UInt64>(0)
 
-    /// Whether it waits for a deadline. Sequentially consistent, like the store of the
-    /// turn in progress before it and ``rest()`` with the load after it: a turn that
-    /// begins while the check ends sees it resting, or the check sees the turn.
-    var isArmed: Bool { armedFor.load(ordering: .sequentiallyConsistent) != 0 }
+    /// Whether it waits for a deadline no later than `deadline`. Sequentially consistent,
+    /// like the store of the turn in progress before it and ``rest()`` with the load after
+    /// it: a turn that begins while a check ends sees the watch resting, or the check sees
+    /// the turn.
+    func isArmed(byOrBefore deadline: UInt64) -> Bool {
+        let armed = armedFor.load(ordering: .sequentiallyConsistent)
+        return armed != 0 && armed <= deadline
+    }
 
     /// Runs `check` at `deadline` (`CLOCK_MONOTONIC` nanoseconds), unless it is armed for
     /// an earlier or equal deadline already.

@@ -188,4 +188,19 @@ import Testing
         #expect(hive.profile.stats(module: "a", event: .custom)?.stalls == 3)
         await hive.stop()
     }
+
+    /// A module joining with a budget smaller than any before it is still timed by its own.
+    @Test func aSmallerBudgetThatJoinsLaterIsTimedToo() async throws {
+        let logs = LogStore()
+        let hive = try makeHive([ModuleRegistration(name: "first", module: ScriptedModule(Recorder()))], logs: logs)
+        try await hive.start()
+        try await hive.register(ModuleRegistration(
+            name: "quick", budget: .milliseconds(300), module: ScriptedModule(Recorder(), [.custom: .sleep(.milliseconds(400))])))
+        let begin = ContinuousClock.now
+        try await hive.send(.custom(name: "x"))
+        let stall = try #require(logs.all.first { $0.message.hasPrefix("still running") })
+        #expect(stall.metadata["module"] == "quick")
+        #expect(stall.at - begin < .milliseconds(400), "seen at its own budget, not the 5 s default")
+        await hive.stop()
+    }
 }
