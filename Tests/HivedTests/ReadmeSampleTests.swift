@@ -1,0 +1,99 @@
+import Foundation
+@testable import hived
+import Testing
+
+/// The README's sample output is a real run's: each block marked `<!-- sample: NAME -->`
+/// is checked, line by line, against hived's stderr in the same scenario. What differs
+/// from run to run is matched loosely: the time, durations and other numbers, and the
+/// module and event named as the slowest at start-up.
+@Suite(.serialized) struct ReadmeSampleTests {
+    static let readme = FirstRunTests.packageRoot.appendingPathComponent("README.md")
+
+    /// The lines of hived's output in the sample block `name` (those that start with a time).
+    static func sample(_ name: String) throws -> [String] {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- sample: \(name) -->"), "no sample '\(name)' in README.md")
+        let rest = text[marker.upperBound...]
+        let open = try #require(rest.range(of: "```console\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        return rest[open.upperBound..<close.lowerBound].split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.firstMatch(of: /^\d{4}-\d\d-\d\dT/) != nil }
+    }
+
+    /// A pattern for a sample line: literal, except the time, numbers (with their unit
+    /// when they are durations) and the slowest module and event.
+    static func pattern(_ line: String) throws -> Regex<AnyRegexOutput> {
+        var pattern = ""
+        var rest = Substring(line)
+        let timestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/
+        if let match = rest.prefixMatch(of: timestamp) {
+            pattern += #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#
+            rest = rest[match.range.upperBound...]
+        }
+        while !rest.isEmpty {
+            if let match = rest.prefixMatch(of: #/slowest: \S+ \S+ /#) {
+                pattern += #"slowest: \S+ \S+ "#
+                rest = rest[match.range.upperBound...]
+            } else if let match = rest.prefixMatch(of: /[0-9]+(\.[0-9]+)?(ns|µs|ms|s)?/) {
+                pattern += match.2 == nil ? #"[0-9]+(\.[0-9]+)?"# : #"[0-9]+(\.[0-9]+)?(ns|µs|ms|s)"#
+                rest = rest[match.range.upperBound...]
+            } else {
+                let character = rest.removeFirst()
+                pattern += character.isLetter || character.isWhitespace ? String(character) : "\\" + String(character)
+            }
+        }
+        return try Regex("^" + pattern + "$")
+    }
+
+    /// Every sample line matches a line of `output`, in the sample's order.
+    static func check(_ name: String, against output: String) throws {
+        let lines = output.split(separator: "\n").map(String.init)
+        var next = 0
+        let sample = try sample(name)
+        #expect(!sample.isEmpty)
+        for line in sample {
+            let regex = try pattern(line)
+            guard let found = lines[next...].firstIndex(where: { $0.wholeMatch(of: regex) != nil }) else {
+                Issue.record("README sample '\(name)': no line like\n  \(line)\nafter line \(next) of hived's output:\n\(output)")
+                return
+            }
+            next = found + 1
+        }
+    }
+
+    @Test func theQuickStartRun() async throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("embedded.yaml", EmbeddedConfiguration.yaml)
+        let hived = try HivedProcess(["run", "--config", config], in: directory, environment: ["STATE_DIRECTORY": directory.path])
+        let notify = try #require(hived.notify)
+        let ready = try await hived.waitForReady()
+        try await hived.waitForStderr(containing: "[api] ready: received")
+        hived.signal(SIGHUP)
+        try await hived.waitForReady(after: ready + 1)
+        let steps: [(Int32, String)] = [
+            (SIGUSR1, "heartbeat has beaten"), (SIGUSR2, "heartbeat reset"),
+            (SIGTSTP, "[api] background: received"), (SIGCONT, "[api] foreground: received"),
+        ]
+        for (signal, logged) in steps {
+            try await hived.deliver(signal)
+            try await hived.waitForStderr(containing: logged)
+        }
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        try await notify.drain()
+        try Self.check("quick-start", against: hived.stderr)
+    }
+
+    @Test func theStallLine() async throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("hived.yaml", """
+            modules: [{name: store, type: probe, budget: 200ms, settings: {stall_on: {init: 300ms}}}]
+            """)
+        let hived = try HivedProcess(["run", "--config", config], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        try Self.check("stall", against: hived.stderr)
+    }
+}
