@@ -98,7 +98,8 @@ struct KeyValueTests {
 
     /// The port of `listening on HOST:PORT`.
     static func port(in log: String) -> Int? {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("] listening on ") }),
+        // `[http] init: listening on …`: the module's line carries the event it is logged in.
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("[http] init: listening on ") }),
             let colon = line.lastIndex(of: ":")
         else { return nil }
         return Int(line[line.index(after: colon)...])
