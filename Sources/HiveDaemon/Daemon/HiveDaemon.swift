@@ -161,7 +161,7 @@ public final class HiveDaemon: Sendable {
             try hive.services.register(configuration.services, catalog: options.serviceCatalog)
             for spec in configuration.modules { try await hive.register(spec, catalog: options.catalog) }
         } catch {
-            logger.critical("\(error)", metadata: error.logMetadata)
+            logger.critical("\(error.logMessage)", metadata: error.logMetadata)
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
@@ -242,7 +242,7 @@ public final class HiveDaemon: Sendable {
             return current.stopRequestedWhileStarting
         }
         if case .failure(let error) = result {
-            logger.critical("start failed: \(error)", metadata: error.logMetadata)
+            logger.critical("start failed: \(error.logMessage)", metadata: error.logMetadata)
             let status = "failed: \(error)"
             notifier.send(error.errnoValue.map { .errno($0, status: status) } ?? .status(status))
             return .failed

@@ -13,6 +13,13 @@ extension HiveError {
         return code
     }
 
+    /// What to log with ``logMetadata``: the description without the module and event,
+    /// which the metadata carries (`hived.yaml:3: cause`, or the cause alone).
+    package var logMessage: String {
+        guard module != nil || event != nil else { return description }
+        return location.map { "\($0): \(message)" } ?? message
+    }
+
     /// `module` and `event` metadata for logging this error.
     package var logMetadata: Logger.Metadata {
         var metadata: Logger.Metadata = [:]

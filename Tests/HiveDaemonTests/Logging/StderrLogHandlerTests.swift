@@ -15,6 +15,20 @@ import Testing
         #expect(line == "2026-11-23T09:40:44.123Z warning [store] init: handler slow attempt=2 budget=5s\n")
     }
 
+    /// On a terminal the level is coloured; plain otherwise, with NO_COLOR, or TERM=dumb.
+    @Test func levelsAreColouredOnlyWhereWanted() {
+        let line = StderrLogHandler.formatLine(
+            timestamp: nil, level: .warning, message: "slow", metadata: ["module": "store"], colors: true)
+        #expect(line == "\u{1B}[33mwarning\u{1B}[0m [store] slow\n")
+        #expect(StderrLogHandler.formatLine(timestamp: nil, level: .error, message: "x", metadata: [:], colors: true)
+            .hasPrefix("\u{1B}[31merror\u{1B}[0m"))
+        #expect(StderrLogHandler.wantsColors(environment: [:], isTerminal: true))
+        #expect(!StderrLogHandler.wantsColors(environment: [:], isTerminal: false), "a pipe, the journal: plain")
+        #expect(!StderrLogHandler.wantsColors(environment: ["NO_COLOR": "1"], isTerminal: true))
+        #expect(StderrLogHandler.wantsColors(environment: ["NO_COLOR": ""], isTerminal: true), "an empty NO_COLOR is unset")
+        #expect(!StderrLogHandler.wantsColors(environment: ["TERM": "dumb"], isTerminal: true))
+    }
+
     @Test func lineWithoutTimestampModuleOrEvent() {
         #expect(StderrLogHandler.formatLine(timestamp: nil, level: .info, message: "hello", metadata: [:])
             == "info hello\n")
