@@ -49,11 +49,8 @@ extension HiveDaemon {
     static func reply(to outcome: ReloadOutcome, path: String?) -> [UInt8] {
         switch outcome {
         case .applied(let summary):
-            if let failure = summary.failures.first {
-                return VarlinkError.reloadFailed(
-                    module: failure.module ?? "", event: failure.event?.description ?? "reload",
-                    message: failure.message).encoded
-            }
+            // Applied: hooks that threw after the commit (a module's reload, say) were logged
+            // and do not undo it.
             return VarlinkCoding.reply(DaemonAPI.ReloadResult(
                 added: summary.added, removed: summary.removed, changed: summary.changed, reloaded: summary.reloaded))
         case .invalid(let error):

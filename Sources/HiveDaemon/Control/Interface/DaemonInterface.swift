@@ -113,7 +113,8 @@ enum DaemonInterface {
         # The configuration file is invalid; nothing changed.
         error ConfigurationInvalid (file: string, line: ?int, message: string)
 
-        # A module failed while the new configuration was applied.
+        # The reload was aborted while it was prepared (an added module's setup or
+        # init failed, or a kept module refused its new settings); nothing changed.
         error ReloadFailed (module: string, event: string, message: string)
 
         # The hive does not take the event now (it is stopping, or has not started).
