@@ -9,14 +9,20 @@ public struct StartupPhase: Sendable, Hashable {
     /// Async modules' calls, in the order they finished (concurrently with the sync ones).
     public let async: [HandlerTiming]
 
-    /// The calls that set the phase's length: the sync chain, or the longest async call
-    /// when it outlasted the whole sync chain.
+    /// The calls that set the phase's length, level after level (levels are barriers):
+    /// in each, the sync chain, or the longest async call when it outlasted the chain.
     public var criticalPath: [HandlerTiming] {
-        let chain = sync.reduce(Duration.zero) { $0 + $1.duration }
-        if let longest = async.max(by: { $0.duration < $1.duration }), longest.duration > chain {
-            return [longest]
+        let levels = Set(sync.map(\.level) + async.map(\.level)).sorted()
+        return levels.flatMap { level in
+            let chain = sync.filter { $0.level == level }
+            let length = chain.reduce(Duration.zero) { $0 + $1.duration }
+            if let longest = async.filter({ $0.level == level }).max(by: { $0.duration < $1.duration }),
+                longest.duration > length
+            {
+                return [longest]
+            }
+            return chain
         }
-        return sync
     }
 }
 

@@ -51,6 +51,11 @@ import Testing
         #expect(StartupPhase(event: .setup, duration: .milliseconds(60), sync: sync, async: shortAsync).criticalPath == sync)
         #expect(StartupPhase(event: .setup, duration: .milliseconds(70), sync: sync, async: longAsync).criticalPath == longAsync)
         #expect(StartupPhase(event: .setup, duration: .zero, sync: [], async: []).criticalPath.isEmpty)
+        // Levels are barriers: each level adds its own chain or longer async call.
+        let basicAsync = HandlerTiming(module: "b", event: .setup, duration: .milliseconds(90), outcome: .succeeded, level: .basic)
+        let basicSync = HandlerTiming(module: "c", event: .setup, duration: .milliseconds(10), outcome: .succeeded, level: .basic)
+        #expect(StartupPhase(event: .setup, duration: .milliseconds(150), sync: [basicSync] + sync, async: [basicAsync] + shortAsync)
+            .criticalPath == [basicAsync] + sync)
         #expect(HandlerTiming(module: "x", event: .`init`, duration: .microseconds(850), outcome: .failed).description == "850µs x.init (failed)")
         #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(12), outcome: .succeeded).description == "12.0ms x.setup")
         #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(3200), outcome: .succeeded).description == "3.2s x.setup")
