@@ -115,6 +115,28 @@ import Testing
         #expect(try ProbeFile(path: events).lines.filter { $0.module == "b" }.isEmpty)
     }
 
+    /// A module whose type changes is removed before its replacement is set up; when the
+    /// replacement fails, STATUS says so plainly.
+    @Test func aReplacementThatFailsIsSaidToBeLost() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", "modules:\n\(Self.probe("a", events))\n  - {name: x, type: echo}\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        let status = try await Self.reload(hived, directory, to: """
+            modules:
+            \(Self.probe("a", events))
+            \(Self.probe("x", events, settings: ", fail_on: [init]"))
+            """)
+        #expect(status.contains(
+            "STATUS=reload failed: module 'x' was replaced and its new type failed: \(path):3: module 'x' (init): told to fail (fail_on); "
+                + "the rest of the previous configuration is still running"), "\(status)")
+        #expect(try ProbeFile(path: events).lines.filter { $0.module == "x" }.map(\.event) == ["setup", "init"])
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).modules(receiving: "teardown") == ["a"])
+    }
+
     /// Six hooks 100 ms past a 500 ms budget: six warnings, each within 60 ms of its
     /// budget running out; and, with the watchdog on, no `WATCHDOG=1` after that instant.
     @Test func stallsAreLoggedAtTheirBudgetAndStopTheWatchdogAtOnce() async throws {
