@@ -79,3 +79,30 @@ struct ChildProcess {
         throw DaemonBenchError("no VmRSS in /proc/\(pid)/status")
     }
 }
+
+extension ChildProcess {
+    /// The entries of `/proc/PID/task`: the process's threads now.
+    func threadCount() -> Int {
+        guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if UInt8(bitPattern: entry.pointee.d_name.0) != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
+
+    /// Minor page faults so far: field 10 of `/proc/PID/stat`.
+    func minorFaults() throws -> Int {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { throw DaemonBenchError("cannot read /proc/\(pid)/stat") }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 1024)
+        guard fgets(&line, Int32(line.count), file) != nil else { throw DaemonBenchError("empty /proc/\(pid)/stat") }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The command name (field 2) is in parentheses and may hold spaces: count after it.
+        guard let close = text.lastIndex(of: ")") else { throw DaemonBenchError("bad /proc/\(pid)/stat") }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 7, let faults = Int(fields[7]) else { throw DaemonBenchError("bad /proc/\(pid)/stat") }
+        return faults
+    }
+}

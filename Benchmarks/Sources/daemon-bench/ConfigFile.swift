@@ -11,7 +11,7 @@ func benchmarkConfiguration(modules count: Int) -> String {
         environment: production
         log: {level: info, target: stderr}
         budgets: {event: 5s, stop: 30s}
-        modules:
+        modules:\(count == 0 ? " []" : "")
 
         """
     for index in 0..<count {

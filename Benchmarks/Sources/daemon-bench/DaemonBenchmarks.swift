@@ -4,23 +4,24 @@ import BenchSupport
 import Glibc
 #endif
 
-/// Issue 3: hived against a minimal C `sd_notify` program, each started, reloaded and
-/// stopped many times, round robin so both see the same machine load.
+/// hived against a minimal C `sd_notify` program and the same in static Swift, each
+/// started, reloaded and stopped many times, round robin so all see the same machine load.
 ///
-/// Per run and target: spawn with `NOTIFY_SOCKET` set → `READY=1` (start); 100 ms idle,
-/// then `VmRSS` (idle resident memory); `reloads` × (`SIGHUP` → the next `READY=1`);
-/// `SIGTERM` → exit (stop, which must be status 0).
+/// Per run and target: spawn with `NOTIFY_SOCKET` set → `READY=1` (start; the threads it
+/// has then); 100 ms idle, then `VmRSS` (idle resident memory) and minor page faults;
+/// `reloads` × (`SIGHUP` → the next `READY=1`); `SIGTERM` → exit (stop, which must be
+/// status 0).
 struct DaemonBenchmarks {
-    var baseline: Target
-    var daemons: [Target]
+    /// The C program first, then the Swift floor if any, then the daemons.
+    var targets: [Target]
     let runs: Int
     let reloads: Int
     let socket: NotifySocket
     let environment: [String]
 
-    init(baseline: Target, daemons: [Target], runs: Int, reloads: Int, directory: String) throws {
-        self.baseline = baseline
-        self.daemons = daemons
+    init(targets: [Target], runs: Int, reloads: Int, directory: String) throws {
+        precondition(targets.first?.kind == .c, "the C program comes first")
+        self.targets = targets
         self.runs = runs
         self.reloads = reloads
         socket = try NotifySocket(path: directory + "/notify")
@@ -37,12 +38,10 @@ struct DaemonBenchmarks {
 
     mutating func run() throws {
         // One untimed cycle each first: page cache, dynamic loader caches.
-        _ = try cycle(&baseline, record: false)
-        for index in daemons.indices { _ = try cycle(&daemons[index], record: false) }
+        for index in targets.indices { try cycle(&targets[index], record: false) }
         for run in 0..<runs {
             log("daemon-bench: run \(run + 1)/\(runs)")
-            try cycle(&baseline, record: true)
-            for index in daemons.indices { try cycle(&daemons[index], record: true) }
+            for index in targets.indices { try cycle(&targets[index], record: true) }
         }
     }
 
@@ -52,9 +51,11 @@ struct DaemonBenchmarks {
         let child = try ChildProcess.spawn(target.arguments, environment: environment)
         let ready = try waitForReady(child, target)
         let start = Double(ready.at &- child.spawnedAt)
+        let threads = Double(child.threadCount())
         if !record { log("daemon-bench: \(target.label): \(ready.status ?? "READY=1")") }
         usleep(100_000)
         let resident = Double(try child.residentBytes())
+        let faults = Double(try child.minorFaults())
         var reloadTimes: [Double] = []
         for _ in 0..<reloads {
             socket.drain()
@@ -73,6 +74,8 @@ struct DaemonBenchmarks {
         target.resident.append(resident)
         target.reload += reloadTimes
         target.stop.append(stop)
+        target.threads.append(threads)
+        target.faults.append(faults)
     }
 
     /// The receive time of the next `READY=1` and the `STATUS=` sent with it, skipping
@@ -92,23 +95,47 @@ struct DaemonBenchmarks {
         throw DaemonBenchError("\(target.label) sent no READY=1 within 20 s")
     }
 
-    /// The table rows: each figure absolute and as a ratio to the C program's median.
-    func rows(modules: Int) -> [Row] {
+    /// The table rows: each figure absolute and as a ratio to the C program's median; a
+    /// daemon's start also as the time above the Swift floor, with its threads at
+    /// `READY=1` and its page faults.
+    func rows() -> [Row] {
         var rows: [Row] = []
-        func add(_ metric: String, _ aim: String, _ unit: Row.Unit, _ samples: (Target) -> [Double]) {
-            let base = Summary(samples(baseline))
-            rows.append(Row("\(metric): \(baseline.label)", base, unit: unit, note: "baseline"))
-            for daemon in daemons {
-                let summary = Summary(samples(daemon))
-                rows.append(Row(
-                    "\(metric): \(daemon.label), \(modules) modules", summary, unit: unit, aim: aim,
-                    note: "\(ratio(summary.median, to: base.median)) C"))
+        func median(_ target: Target?, _ samples: (Target) -> [Double]) -> Double? {
+            target.map { Summary(samples($0)).median }
+        }
+        func add(_ metric: String, _ unit: Row.Unit, aim: (Target.Kind) -> String, _ samples: (Target) -> [Double]) {
+            let c = median(targets[0], samples)!
+            let floor = median(targets.first { $0.kind == .swiftFloor }, samples)
+            for target in targets {
+                let summary = Summary(samples(target))
+                var note = target.kind == .c ? "baseline" : "\(ratio(summary.median, to: c)) C"
+                if metric.hasPrefix("start"), target.kind != .c {
+                    if case .daemon = target.kind, let floor {
+                        note += ", floor +\(format(summary.median - floor, .nanoseconds))"
+                    }
+                    let threads = median(target) { $0.threads }!
+                    note += "; \(fixed(threads, 0)) thread\(threads == 1 ? "" : "s") at READY=1,"
+                        + " \(fixed(median(target) { $0.faults }!, 0)) page faults"
+                }
+                rows.append(Row("\(metric): \(target.label)", summary, unit: unit, aim: aim(target.kind), note: note))
             }
         }
-        add("start: exec → READY=1", "≤ 3× C", .nanoseconds) { $0.start }
-        add("reload: SIGHUP → READY=1 (config unchanged)", "< 2 ms", .nanoseconds) { $0.reload }
-        add("stop: SIGTERM → exit", "", .nanoseconds) { $0.stop }
-        add("memory: idle VmRSS after READY=1", "< 12 MB", .bytes) { $0.resident }
+        add("start: exec → READY=1", .nanoseconds, aim: { kind in
+            switch kind {
+            case .daemon(modules: 0): "≤ floor + 1.2 ms"
+            case .daemon(modules: 100): "≤ 2.5× C"
+            default: ""
+            }
+        }) { $0.start }
+        add("reload: SIGHUP → READY=1 (config unchanged)", .nanoseconds, aim: { kind in
+            kind == .daemon(modules: 100) ? "≤ 1 ms" : ""
+        }) { $0.reload }
+        add("stop: SIGTERM → exit", .nanoseconds, aim: { kind in
+            kind == .daemon(modules: 100) ? "≤ 2 ms" : ""
+        }) { $0.stop }
+        add("memory: idle VmRSS after READY=1", .bytes, aim: { kind in
+            kind == .daemon(modules: 100) ? "≤ 10 MiB" : ""
+        }) { $0.resident }
         return rows
     }
 }

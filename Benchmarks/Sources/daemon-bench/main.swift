@@ -4,18 +4,19 @@ import BenchSupport
 import Glibc
 #endif
 
-// daemon-bench --baseline PATH --daemon LABEL=PATH... [--modules 100] [--runs 20]
-//              [--reloads 10]
+// daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules 0,100]
+//              [--runs 20] [--reloads 10]
 //
-// Measures the C program at PATH (the baseline) and each hived binary, with a generated
-// configuration of --modules probe modules, and prints Markdown table rows (scripts/bench
-// prints the header).
+// Measures the C program at PATH (the baseline), the Swift floor (notify-floor, static)
+// and each hived binary with generated configurations of each --modules count of probe
+// modules, round robin, and prints Markdown table rows (scripts/bench prints the header).
 
 /// The command line, parsed.
 struct Options {
     var baseline = ""
+    var floor: String?
     var daemons: [(label: String, path: String)] = []
-    var modules = 100
+    var modules = [0, 100]
     var runs = 20
     var reloads = 10
 
@@ -30,40 +31,58 @@ struct Options {
             guard let number = Int(text), number > 0 else { throw DaemonBenchError("\(flag): not a positive number: \(text)") }
             return number
         }
+        func numbers(_ flag: String) throws -> [Int] {
+            let text = try value(flag)
+            let numbers = text.split(separator: ",").compactMap { Int($0) }
+            guard !numbers.isEmpty, numbers.allSatisfy({ $0 >= 0 }) else { throw DaemonBenchError("\(flag): not a list of counts: \(text)") }
+            return numbers
+        }
         while let flag = rest.popFirst() {
             switch flag {
             case "--baseline": baseline = try value(flag)
+            case "--floor": floor = try value(flag)
             case "--daemon":
                 let pair = try value(flag)
                 guard let equals = pair.firstIndex(of: "=") else { throw DaemonBenchError("--daemon wants LABEL=PATH") }
                 daemons.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
-            case "--modules": modules = try number(flag)
+            case "--modules": modules = try numbers(flag)
             case "--runs": runs = try number(flag)
             case "--reloads": reloads = try number(flag)
             default: throw DaemonBenchError("unknown argument \(flag)")
             }
         }
         guard !baseline.isEmpty, !daemons.isEmpty else {
-            throw DaemonBenchError("usage: daemon-bench --baseline PATH --daemon LABEL=PATH... [--modules N] [--runs N] [--reloads N]")
+            throw DaemonBenchError(
+                "usage: daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules N,N…] [--runs N] [--reloads N]")
         }
     }
 }
 
-/// Runs the benchmarks in a scratch directory (configuration file and notify socket)
+/// Runs the benchmarks in a scratch directory (configuration files and notify socket)
 /// and prints the rows.
 func runDaemonBenchmarks(_ options: Options, in directory: String) throws {
-    let config = directory + "/hived.yaml"
-    try write(benchmarkConfiguration(modules: options.modules), to: config)
+    var targets = [Target(label: "C (sd_notify)", kind: .c, arguments: [options.baseline])]
+    if let floor = options.floor {
+        targets.append(Target(label: "Swift floor (static stdlib)", kind: .swiftFloor, arguments: [floor]))
+    }
+    var files: [String] = []
     defer {
-        unlink(config)
+        for file in files { unlink(file) }
         rmdir(directory + "/run")
     }
-    var bench = try DaemonBenchmarks(
-        baseline: Target(label: "C (sd_notify)", arguments: [options.baseline]),
-        daemons: options.daemons.map { Target(label: $0.label, arguments: [$0.path, "run", "--config", config]) },
-        runs: options.runs, reloads: options.reloads, directory: directory)
+    for count in options.modules {
+        let config = directory + "/hived-\(count).yaml"
+        try write(benchmarkConfiguration(modules: count), to: config)
+        files.append(config)
+        for daemon in options.daemons {
+            targets.append(Target(
+                label: "\(daemon.label), \(count) modules", kind: .daemon(modules: count),
+                arguments: [daemon.path, "run", "--config", config]))
+        }
+    }
+    var bench = try DaemonBenchmarks(targets: targets, runs: options.runs, reloads: options.reloads, directory: directory)
     try bench.run()
-    for row in bench.rows(modules: options.modules) { row.print() }
+    for row in bench.rows() { row.print() }
 }
 
 do {

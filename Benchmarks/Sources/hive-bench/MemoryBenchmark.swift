@@ -56,15 +56,4 @@ enum MemoryBenchmark {
         let info = mallinfo2()
         return Int(info.uordblks) + Int(info.hblkhd)
     }
-
-    /// Resident bytes, from the second field of `/proc/self/statm` (pages).
-    static func residentBytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
-        let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ")
-        guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
-        return pages * sysconf(Int32(_SC_PAGESIZE))
-    }
 }
