@@ -81,15 +81,32 @@ struct ChildProcess {
 }
 
 extension ChildProcess {
-    /// The entries of `/proc/PID/task`: the process's threads now.
-    func threadCount() -> Int {
-        guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+    /// The ids of the process's threads now (the entries of `/proc/PID/task`).
+    func threads() -> [String] {
+        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
         defer { closedir(directory) }
-        var count = 0
+        var ids: [String] = []
         while let entry = readdir(directory) {
-            if UInt8(bitPattern: entry.pointee.d_name.0) != UInt8(ascii: ".") { count += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { ids.append(name) }
         }
-        return count
+        return ids
+    }
+
+    /// CPU time the process's threads have run so far, in nanoseconds: the first field
+    /// of each `/proc/PID/task/TID/schedstat`, summed. Unlike wall time it hardly depends
+    /// on what else the machine runs.
+    func cpuNanoseconds() -> Int {
+        threads().reduce(0) { total, id in
+            guard let file = fopen("/proc/\(pid)/task/\(id)/schedstat", "r") else { return total }
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 128)
+            guard fgets(&line, Int32(line.count), file) != nil else { return total }
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return total + (text.split(separator: " ").first.flatMap { Int($0) } ?? 0)
+        }
     }
 
     /// Minor page faults so far: field 10 of `/proc/PID/stat`.

@@ -19,6 +19,8 @@ struct Target {
     var reload: [Double] = []
     var stop: [Double] = []
     var resident: [Double] = []
+    /// CPU time (all threads) when `READY=1` arrived.
+    var cpu: [Double] = []
     /// Threads (`/proc/PID/task`) when `READY=1` arrived.
     var threads: [Double] = []
     /// Minor page faults (`/proc/PID/stat`) by the idle moment `resident` is read.

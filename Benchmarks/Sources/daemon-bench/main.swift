@@ -5,11 +5,13 @@ import Glibc
 #endif
 
 // daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules 0,100]
-//              [--runs 20] [--reloads 10]
+//              [--runs 20] [--reloads 10] [--callgrind PREFIX]
 //
 // Measures the C program at PATH (the baseline), the Swift floor (notify-floor, static)
 // and each hived binary with generated configurations of each --modules count of probe
 // modules, round robin, and prints Markdown table rows (scripts/bench prints the header).
+// With --callgrind, runs each of them once under valgrind's callgrind instead (see
+// CallgrindRun) and prints `LABEL<TAB>DUMP AT READY=1<TAB>DUMP OF THE WHOLE RUN` lines.
 
 /// The command line, parsed.
 struct Options {
@@ -19,6 +21,7 @@ struct Options {
     var modules = [0, 100]
     var runs = 20
     var reloads = 10
+    var callgrind: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -48,12 +51,13 @@ struct Options {
             case "--modules": modules = try numbers(flag)
             case "--runs": runs = try number(flag)
             case "--reloads": reloads = try number(flag)
+            case "--callgrind": callgrind = try value(flag)
             default: throw DaemonBenchError("unknown argument \(flag)")
             }
         }
         guard !baseline.isEmpty, !daemons.isEmpty else {
             throw DaemonBenchError(
-                "usage: daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules N,N…] [--runs N] [--reloads N]")
+                "usage: daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules N,N…] [--runs N] [--reloads N] [--callgrind PREFIX]")
         }
     }
 }
@@ -81,6 +85,17 @@ func runDaemonBenchmarks(_ options: Options, in directory: String) throws {
         }
     }
     var bench = try DaemonBenchmarks(targets: targets, runs: options.runs, reloads: options.reloads, directory: directory)
+    if let prefix = options.callgrind {
+        for (index, target) in targets.enumerated() {
+            log("daemon-bench: callgrind \(target.label)")
+            let run = CallgrindRun(
+                program: target.arguments, isDaemon: target.kind != .c && target.kind != .swiftFloor,
+                prefix: "\(prefix)-\(index)", socket: bench.socket, environment: bench.environment)
+            let (ready, whole) = try run.run()
+            print("\(target.label)\t\(ready)\t\(whole)")
+        }
+        return
+    }
     try bench.run()
     for row in bench.rows() { row.print() }
 }
