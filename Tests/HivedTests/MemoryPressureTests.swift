@@ -25,7 +25,8 @@ import Testing
         let hived = try HivedProcess(
             ["run", "--config", path], in: directory, environment: ["MEMORY_PRESSURE_WATCH": fifo])
         try await hived.waitForReady()
-        #expect(hived.stderr.contains("watching memory pressure: \(fifo)"), "\(hived.stderr)")
+        // The watch starts once READY=1 is out; it logs this line once the FIFO is open.
+        try await waitUntil("the watch on \(fifo)") { hived.stderr.contains("watching memory pressure: \(fifo)") }
 
         let writer = try FifoWriter(fifo)
         writer.write("pressure\n")
@@ -60,6 +61,7 @@ import Testing
         let hived = try HivedProcess(
             ["run", "--config", path], in: directory, environment: ["MEMORY_PRESSURE_WATCH": fifo])
         let ready = try await hived.waitForReady()
+        try await waitUntil("the watch on \(fifo)") { hived.stderr.contains("watching memory pressure: \(fifo)") }
         let writer = try FifoWriter(fifo)
         writer.write("1")
         _ = try await ProbeFile.waitFor(events, "first warning") { $0.event == "memoryWarning" }

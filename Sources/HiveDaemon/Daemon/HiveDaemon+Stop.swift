@@ -58,12 +58,13 @@ extension HiveDaemon {
             return (deadline, current.hive, current.isStarting, announce)
         }
         guard let armed else { return }
-        stopGuard.arm(
+        let guarded = stopGuard.arm(
             deadline: armed.deadline, report: { [self] in reportStopBudgetExceeded() },
             flush: { [notifier] end in
                 notifier.flush(until: end)
                 HiveLogging.flush(until: end)
             })
+        if !guarded { logger.error("no thread for the stop guard: the stop budget is not enforced") }
         if armed.starting { current.withLock { $0.sleepWatch }?.stopWaiting() }
         guard armed.announce else { return }
         let waitingFor: String? =

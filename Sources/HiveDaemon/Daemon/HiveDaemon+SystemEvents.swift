@@ -2,31 +2,32 @@ import CLinux
 import HiveKit
 
 extension HiveDaemon {
-    /// Starts following logind's sleep and watching memory pressure, as `configuration`
-    /// says; both post their requests to the inbox from threads of their own.
-    func startSystemWatches(_ configuration: DaemonConfiguration, hive: Hive) {
-        var sleepWatch: SleepWatch?
-        if configuration.sleep.follow {
-            sleepWatch = SleepWatch.start(
-                who: options.identity.name, budget: configuration.sleep.budget, logger: logger,
-                notice: { [inbox] entering in inbox.post(.sleep(entering: entering)) },
-                budgetExpired: { [self] budget in sleepBudgetExpired(budget, hive: hive) })
+    /// Starts following logind's sleep, as `configuration` says, before setup: the delay
+    /// lock is taken while the modules start. The watch posts its requests to the inbox
+    /// from a thread of its own.
+    func startSleepWatch(_ configuration: DaemonConfiguration, hive: Hive) {
+        guard configuration.sleep.follow else { return }
+        let watch = SleepWatch.start(
+            who: options.identity.name, budget: configuration.sleep.budget, logger: logger,
+            notice: { [inbox] entering in inbox.post(.sleep(entering: entering)) },
+            budgetExpired: { [self] budget in sleepBudgetExpired(budget, hive: hive) })
+        current.withLock { $0.sleepWatch = watch }
+    }
+
+    /// Starts watching memory pressure, as `configuration` says, once `READY=1` was sent:
+    /// no `memoryWarning` reaches modules before `ready`, so the watch's thread need not
+    /// cost start-up time. The watch posts its requests to the inbox from that thread.
+    func startPressureWatch(_ configuration: DaemonConfiguration, hive: Hive) {
+        guard configuration.memoryPressure.watch else { return }
+        let settings = configuration.memoryPressure
+        let plan = MemoryPressureSource.plan(
+            watch: options.systemd.memoryPressureWatch, write: options.systemd.memoryPressureWrite,
+            cgroupPath: MemoryPressureSource.ownCgroupPath(),
+            threshold: settings.threshold, window: settings.window)
+        let watch = MemoryPressureWatch.start(plan, interval: settings.interval, logger: logger) {
+            [inbox] avg10 in inbox.post(.memoryPressure(someAvg10: avg10))
         }
-        var pressureWatch: MemoryPressureWatch?
-        if configuration.memoryPressure.watch {
-            let settings = configuration.memoryPressure
-            let plan = MemoryPressureSource.plan(
-                watch: options.systemd.memoryPressureWatch, write: options.systemd.memoryPressureWrite,
-                cgroupPath: MemoryPressureSource.ownCgroupPath(),
-                threshold: settings.threshold, window: settings.window)
-            pressureWatch = MemoryPressureWatch.start(plan, interval: settings.interval, logger: logger) {
-                [inbox] avg10 in inbox.post(.memoryPressure(someAvg10: avg10))
-            }
-        }
-        current.withLock { current in
-            current.sleepWatch = sleepWatch
-            current.pressureWatch = pressureWatch
-        }
+        current.withLock { $0.pressureWatch = watch }
     }
 
     /// Ends both watches (the stop): the delay lock is released, no new request comes.

@@ -79,8 +79,7 @@ public final class HiveDaemon: Sendable {
         var logger: Logger
     }
 
-    /// A daemon for `options`; nothing runs before ``run()`` but the stop guard's thread,
-    /// which sleeps until a stop signal arrives.
+    /// A daemon for `options`; nothing runs before ``run()``.
     public init(_ options: DaemonOptions) {
         self.options = options
         let identifier = options.identity.logLabel
@@ -165,7 +164,7 @@ public final class HiveDaemon: Sendable {
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
-        startSystemWatches(configuration, hive: hive)
+        startSleepWatch(configuration, hive: hive)
         let control: ControlServer?
         do {
             control = try startControl(configuration.control, hive: hive)
@@ -175,7 +174,7 @@ public final class HiveDaemon: Sendable {
             return .invalidConfiguration
         }
         defer { control?.stop() }
-        switch await start(hive) {
+        switch await start(hive, configuration) {
         case .failed: return .moduleFailed
         case .stopRequested: return exitStatus(after: await stop(hive))
         case .ready: break
@@ -224,7 +223,7 @@ public final class HiveDaemon: Sendable {
     /// awaited before `READY=1` for at most ``SleepWatch/settleTimeout``), then tells
     /// systemd and the modules the hive is ready, unless a stop arrived meanwhile: then the
     /// daemon stops without ever reporting ready.
-    private func start(_ hive: Hive) async -> StartOutcome {
+    private func start(_ hive: Hive, _ configuration: DaemonConfiguration) async -> StartOutcome {
         let count = hive.moduleNames.count
         if !current.withLock({ $0.sentStopping }) {
             notifier.send(.status("starting \(count) module\(count == 1 ? "" : "s")"))
@@ -250,6 +249,9 @@ public final class HiveDaemon: Sendable {
         if stopRequested { return .stopRequested }
         notifier.send(.ready(status: runningStatus(hive)))
         logger.info("\(Self.startedLine(hive, since: startedAt))")
+        // What can wait until systemd knows the daemon is ready: threads cost start-up time.
+        stopGuard.start()
+        startPressureWatch(configuration, hive: hive)
         await deliver(.ready, to: hive)
         return .ready
     }

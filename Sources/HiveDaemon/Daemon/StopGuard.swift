@@ -16,8 +16,12 @@ import Glibc
 /// there ``reportGrace`` after the deadline (`exit(3)` stuck in an exit handler), the guard
 /// ends it with the claimed status.
 ///
-/// `@unchecked Sendable`: `deadline` and `claimed` are only touched under `condition`'s
-/// mutex.
+/// The thread starts once start-up is over (``start()``, after `READY=1`), or at the
+/// first stop signal, whichever comes first: a thread costs start-up time, and until a
+/// stop is asked for it has nothing to do.
+///
+/// `@unchecked Sendable`: `deadline`, `claimed`, `isStarted` and `isRetired` are only
+/// touched under `condition`'s mutex.
 final class StopGuard: @unchecked Sendable {
     /// How long past the deadline the output writers may take to deliver the final report.
     static let reportGrace: UInt64 = 80_000_000
@@ -27,21 +31,35 @@ final class StopGuard: @unchecked Sendable {
     private var claimed: Int32?
     /// Stood down by ``retire()``: the daemon returned and the process goes on.
     private var isRetired = false
+    /// The thread was started (or its start was attempted and failed: ``start()`` says).
+    private var isStarted = false
     private var report: @Sendable () -> Void = {}
     private var flush: @Sendable (UInt64) -> Void = { _ in }
 
-    /// A guard whose thread starts at once and sleeps until ``arm(deadline:report:flush:)``.
-    init() {
-        DaemonThread.start(name: "hived-stopguard") { [self] in watch() }
+    /// A guard whose thread is not started yet.
+    init() {}
+
+    /// Starts the guard's thread, which sleeps until ``arm(deadline:report:flush:)``; only
+    /// the first call does anything. Returns false if the thread could not be created
+    /// (then the stop budget is not enforced by the guard).
+    @discardableResult
+    func start() -> Bool {
+        let first = condition.withLock {
+            defer { isStarted = true }
+            return !isStarted
+        }
+        guard first else { return true }
+        return DaemonThread.start(name: "hived-stopguard") { [self] in watch() }
     }
 
     /// Starts the countdown: the process ends by `deadline` (`CLOCK_MONOTONIC` nanoseconds).
     /// If the budget runs out, the guard calls `report`, then `flush(end)` to let the
-    /// report out by `end`. Only the first call counts. Never blocks; safe on the signal
-    /// thread.
+    /// report out by `end`. Only the first call counts. Starts the thread if ``start()``
+    /// has not (false if it could not be created). Never blocks; safe on the signal thread.
+    @discardableResult
     func arm(
         deadline: UInt64, report: @escaping @Sendable () -> Void, flush: @escaping @Sendable (UInt64) -> Void
-    ) {
+    ) -> Bool {
         condition.withLock {
             guard self.deadline == nil else { return }
             self.deadline = deadline
@@ -49,6 +67,7 @@ final class StopGuard: @unchecked Sendable {
             self.flush = flush
         }
         condition.broadcast()
+        return start()
     }
 
     /// The deadline, once armed.
