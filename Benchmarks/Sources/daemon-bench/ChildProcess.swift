@@ -57,10 +57,19 @@ struct ChildProcess {
 
     /// Waits for the process to exit and returns its exit status (128+N for signal N).
     func waitForExit() -> Int32 {
+        waitForExitWithUsage().status
+    }
+
+    /// Waits for the process to exit; returns its exit status (128+N for signal N) and the
+    /// CPU time (user and system) all its threads used in its whole life, from `wait4`.
+    func waitForExitWithUsage() -> (status: Int32, cpuNanoseconds: Int) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let termination = status & 0x7f
-        return termination == 0 ? (status >> 8) & 0xff : 128 + termination
+        let cpu = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000_000
+            + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1_000
+        return (termination == 0 ? (status >> 8) & 0xff : 128 + termination, cpu)
     }
 
     /// `VmRSS` from `/proc/PID/status`, in bytes.

@@ -8,9 +8,10 @@ import Glibc
 /// started, reloaded and stopped many times, round robin so all see the same machine load.
 ///
 /// Per run and target: spawn with `NOTIFY_SOCKET` set → `READY=1` (start; the CPU time
-/// its threads used and the threads it has then); 100 ms idle, then `VmRSS` (idle resident memory) and minor page faults;
-/// `reloads` × (`SIGHUP` → the next `READY=1`); `SIGTERM` → exit (stop, which must be
-/// status 0).
+/// its threads used and the threads it has then); 100 ms idle, then `VmRSS` (idle
+/// resident memory) and minor page faults; `reloads` × (`SIGHUP` → the next `READY=1`);
+/// `SIGTERM` → exit (stop, which must be status 0). Reload and stop also as the CPU time
+/// they took (all threads), which, unlike wall time, hardly depends on the machine's load.
 struct DaemonBenchmarks {
     /// The C program first, then the Swift floor if any, then the daemons.
     var targets: [Target]
@@ -58,23 +59,29 @@ struct DaemonBenchmarks {
         let resident = Double(try child.residentBytes())
         let faults = Double(try child.minorFaults())
         var reloadTimes: [Double] = []
+        var reloadCPU: [Double] = []
         for _ in 0..<reloads {
             socket.drain()
+            let before = child.cpuNanoseconds()
             let sent = Monotonic.now()
             child.signal(SIGHUP)
             reloadTimes.append(Double(try waitForReady(child, target).at &- sent))
+            reloadCPU.append(Double(child.cpuNanoseconds() - before))
             usleep(5_000)
         }
+        let before = child.cpuNanoseconds()
         let sent = Monotonic.now()
         child.signal(SIGTERM)
-        let status = child.waitForExit()
+        let (status, lifetimeCPU) = child.waitForExitWithUsage()
         let stop = Double(Monotonic.now() &- sent)
         guard status == 0 else { throw DaemonBenchError("\(target.label) exited with status \(status) after SIGTERM") }
         guard record else { return }
         target.start.append(start)
         target.resident.append(resident)
         target.reload += reloadTimes
+        target.reloadCPU += reloadCPU
         target.stop.append(stop)
+        target.stopCPU.append(Double(max(lifetimeCPU - before, 0)))
         target.cpu.append(cpu)
         target.threads.append(threads)
         target.faults.append(faults)
@@ -133,9 +140,11 @@ struct DaemonBenchmarks {
         add("reload: SIGHUP → READY=1 (config unchanged)", .nanoseconds, aim: { kind in
             kind == .daemon(modules: 100) ? "≤ 1 ms" : ""
         }) { $0.reload }
+        add("reload: CPU time", .nanoseconds, aim: { _ in "" }) { $0.reloadCPU }
         add("stop: SIGTERM → exit", .nanoseconds, aim: { kind in
             kind == .daemon(modules: 100) ? "≤ 2 ms" : ""
         }) { $0.stop }
+        add("stop: CPU time", .nanoseconds, aim: { _ in "" }) { $0.stopCPU }
         add("memory: idle VmRSS after READY=1", .bytes, aim: { kind in
             kind == .daemon(modules: 100) ? "≤ 10 MiB" : ""
         }) { $0.resident }

@@ -17,7 +17,9 @@ struct Target {
 
     var start: [Double] = []
     var reload: [Double] = []
+    var reloadCPU: [Double] = []
     var stop: [Double] = []
+    var stopCPU: [Double] = []
     var resident: [Double] = []
     /// CPU time (all threads) when `READY=1` arrived.
     var cpu: [Double] = []
