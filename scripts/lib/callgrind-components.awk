@@ -1,9 +1,14 @@
 # Sums the instructions of `callgrind_annotate --threshold=100` output by component
 # (the loader, libc, libsystemd, libyaml, the Swift runtime and standard library,
 # swift-log, swift-metrics, ArgumentParser, HiveKit, HiveDaemon, hived) and prints
-# "COMPONENT<TAB>INSTRUCTIONS" lines, the total first. Names are mangled (callgrind
-# --demangle=no): Swift symbols start with $s plus the module name's length and name.
-/^ *[0-9,]+ +\(/ && !/PROGRAM TOTALS/ {
+# "COMPONENT<TAB>INSTRUCTIONS" lines, the total (callgrind's own) first. Names are
+# mangled (callgrind --demangle=no): Swift symbols start with $s plus the module name's
+# length and name; generic code specialized for a module's types still counts as the
+# standard library's.
+# A dump taken while other threads run charges them, once each, to clone and
+# start_thread as if it were their own cost: those two lines are skipped.
+/PROGRAM TOTALS/ { total = $1; gsub(",", "", total); next }
+/^ *[0-9,]+ +\(/ && !/:clone \[|:start_thread \[/ {
     count = $1; gsub(",", "", count)
     line = $0
     object = ""
@@ -24,7 +29,6 @@
     else if (object == "" || line ~ /\?\?\?:/) part = "Swift runtime, standard library, Dispatch"
     else part = "other"
     sums[part] += count
-    total += count
 }
 END {
     printf "total\t%d\n", total
