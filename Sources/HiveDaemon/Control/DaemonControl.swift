@@ -47,6 +47,7 @@ final class DaemonControl: Sendable {
     private func answerService(_ call: VarlinkCall) throws(VarlinkError) -> Answer {
         switch call.name {
         case "GetInfo":
+            _ = try call.parameters(DaemonAPI.Empty.self)
             return .reply(VarlinkCoding.reply(DaemonAPI.Info(
                 vendor: "HiveKit", product: daemon.options.identity.name, version: daemon.options.identity.version,
                 url: "",
@@ -64,7 +65,13 @@ final class DaemonControl: Sendable {
         }
     }
 
+    /// The `io.hivekit.Daemon` methods that take no parameters.
+    private static let takesNoParameters: Set = [
+        "GetStatus", "GetProfile", "ListRoutes", "ListActions", "ListServices", "GetMetrics", "Subscribe", "Reload",
+    ]
+
     private func answerDaemon(_ call: VarlinkCall, connection: UInt64, server: ControlServer) throws(VarlinkError) -> Answer {
+        if Self.takesNoParameters.contains(call.name) { _ = try call.parameters(DaemonAPI.Empty.self) }
         switch call.name {
         case "GetStatus": return .reply(VarlinkCoding.reply(status()))
         case "GetProfile": return .reply(VarlinkCoding.reply(profile()))
@@ -89,7 +96,6 @@ final class DaemonControl: Sendable {
             let event = HiveEvent.custom(name: parameters.name, params: parameters.parameters ?? [:])
             return submit(.send(event), connection: connection, server: server)
         case "Reload":
-            _ = try call.parameters(DaemonAPI.Empty.self)
             return submit(.reload, connection: connection, server: server)
         default:
             throw .methodNotFound(call.method)

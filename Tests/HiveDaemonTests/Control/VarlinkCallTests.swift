@@ -25,6 +25,25 @@ import Testing
         #expect(throws: VarlinkError.invalidParameter("parameters")) { try wrong.parameters(DaemonAPI.SendEventParameters.self) }
     }
 
+    @Test func fieldsAMethodDoesNotTakeAndParametersThatAreNoObjectAreInvalid() throws {
+        func error(_ parameters: String) throws -> VarlinkError? {
+            let call = try VarlinkCall(parsing: Data(#"{"method":"x.SendEvent","parameters":\#(parameters)}"#.utf8))
+            do {
+                _ = try call.parameters(DaemonAPI.SendEventParameters.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try error(#"{"name":"a","parameters":null}"#) == nil)
+        #expect(try error(#"{"name":"a","extra":1}"#) == .invalidParameter("extra"))
+        #expect(try error("[]") == .invalidParameter("parameters"))
+        #expect(try error(#""a""#) == .invalidParameter("parameters"))
+        #expect(try error("null") == .invalidParameter("name"))
+        let empty = try VarlinkCall(parsing: Data(#"{"method":"x.GetStatus","parameters":{"a":1}}"#.utf8))
+        #expect(throws: VarlinkError.invalidParameter("a")) { try empty.parameters(DaemonAPI.Empty.self) }
+    }
+
     @Test func errorsEncodeTheirNameAndParametersWithANul() throws {
         let bytes = VarlinkError.configurationInvalid(file: "/etc/hived/hived.yaml", line: 3, message: "bad").encoded
         #expect(bytes.last == 0)

@@ -144,6 +144,12 @@ extension ControlSocketTests {
                     try error("io.hivekit.Daemon.SendEvent", #"{"name":"x","parameters":{"a":1}}"#),
                     try error("io.hivekit.Daemon.Subscribe"),
                     try error("org.varlink.service.GetInterfaceDescription", #"{"interface":"com.example.Nothing"}"#),
+                    // A field the method does not take, or parameters that are not an object.
+                    try error("io.hivekit.Daemon.GetStatus", #"{"verbose":true}"#),
+                    try error("io.hivekit.Daemon.SendEvent", #"{"name":"x","params":{}}"#),
+                    try error("io.hivekit.Daemon.Reload", #"{"file":"/etc/passwd"}"#),
+                    try error("io.hivekit.Daemon.GetStatus", "[1]"),
+                    try error("io.hivekit.Daemon.SetLogLevel", #""debug""#),
                     // The same connection still works.
                     try client.call("io.hivekit.Daemon.GetStatus") ? (client.reply()["phase"] as? String ?? "?") : "closed",
                 ]
@@ -155,6 +161,11 @@ extension ControlSocketTests {
                 "org.varlink.service.InvalidParameter parameters",
                 "org.varlink.service.ExpectedMore",
                 "org.varlink.service.InterfaceNotFound",
+                "org.varlink.service.InvalidParameter verbose",
+                "org.varlink.service.InvalidParameter params",
+                "org.varlink.service.InvalidParameter file",
+                "org.varlink.service.InvalidParameter parameters",
+                "org.varlink.service.InvalidParameter parameters",
                 "running",
             ])
             try await fixture.stop()

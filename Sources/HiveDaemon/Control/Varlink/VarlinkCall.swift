@@ -50,11 +50,19 @@ struct VarlinkCall: Sendable {
         return String(method[method.index(after: dot)...])
     }
 
-    /// The call's `parameters` as `type`; an absent `parameters` decodes as `{}`.
+    /// The call's `parameters` as `type`; an absent or null `parameters` decodes as `{}`.
     ///
     /// - Throws: ``VarlinkError/invalidParameter(_:)`` naming the first parameter that is
-    ///   missing or of the wrong type.
-    func parameters<Parameters: Decodable>(_ type: Parameters.Type) throws(VarlinkError) -> Parameters {
+    ///   missing, of the wrong type, or not one of `type`'s fields (`parameters` when it
+    ///   is not an object).
+    func parameters<Parameters: VarlinkParameters>(_ type: Parameters.Type) throws(VarlinkError) -> Parameters {
+        let names: [String]
+        do {
+            names = try JSONDecoder().decode(ParameterNames.self, from: body).names
+        } catch {
+            throw .invalidParameter("parameters")
+        }
+        if let unknown = names.first(where: { !Parameters.fields.contains($0) }) { throw .invalidParameter(unknown) }
         var inEnvelope = true
         do {
             if let parameters = try JSONDecoder().decode(Envelope<Parameters>.self, from: body).parameters {
@@ -66,6 +74,28 @@ struct VarlinkCall: Sendable {
             throw .invalidParameter(Self.parameterName(error, inEnvelope: inEnvelope))
         } catch {
             throw .invalidParameter("parameters")
+        }
+    }
+
+    /// The field names of the call's `parameters` object (none when it is absent or null).
+    private struct ParameterNames: Decodable {
+        let names: [String]
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let envelope = try decoder.container(keyedBy: Key.self)
+            let key = Key(stringValue: "parameters")
+            guard envelope.contains(key), try !envelope.decodeNil(forKey: key) else {
+                names = []
+                return
+            }
+            names = try envelope.nestedContainer(keyedBy: Key.self, forKey: key).allKeys.map(\.stringValue)
         }
     }
 
