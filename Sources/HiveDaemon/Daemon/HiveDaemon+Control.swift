@@ -54,12 +54,13 @@ extension HiveDaemon {
             return VarlinkCoding.reply(DaemonAPI.ReloadResult(
                 added: summary.added, removed: summary.removed, changed: summary.changed, reloaded: summary.reloaded))
         case .invalid(let error):
+            // The message without the place the error's own text starts with: `FILE:LINE: `,
+            // or `FILE: ` when the file could not be read at all.
+            let file = error.location?.path ?? path ?? "<embedded>"
             var message = error.description
-            if let location = error.location, message.hasPrefix("\(location): ") {
-                message.removeFirst("\(location): ".count)
-            }
-            return VarlinkError.configurationInvalid(
-                file: error.location?.path ?? path ?? "<embedded>", line: error.location?.line, message: message).encoded
+            let place = error.location.map { "\($0): " } ?? "\(file): "
+            if message.hasPrefix(place) { message.removeFirst(place.count) }
+            return VarlinkError.configurationInvalid(file: file, line: error.location?.line, message: message).encoded
         case .failed(let error):
             return VarlinkError.reloadFailed(
                 module: error.module ?? "", event: error.event?.description ?? "reload", message: error.message).encoded

@@ -48,6 +48,21 @@ extension ControlSocketTests {
             try await fixture.stop()
         }
 
+        @Test func reloadOfAMissingFileNamesItOnceWithNoLine() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a"])
+            try FileManager.default.removeItem(atPath: fixture.configPath)
+            let result = try await fixture.call("io.hivekit.Daemon.Reload")
+            #expect(result["error"] as? String == "io.hivekit.Daemon.ConfigurationInvalid")
+            let parameters = try #require(result["parameters"] as? [String: Any])
+            #expect(parameters["file"] as? String == fixture.configPath)
+            #expect(parameters["line"] == nil, "\(parameters)")
+            #expect(parameters["message"] as? String == "cannot read configuration file: No such file or directory", "\(parameters)")
+            let ctl = try await fixture.ctl("reload")
+            #expect(ctl.status == 78)
+            #expect(ctl.stderr == "\(fixture.configPath): cannot read configuration file: No such file or directory\n", "\(ctl.stderr)")
+            try await fixture.stop()
+        }
+
         @Test func subscribeStreamsEveryHandlerAndEventDuringAReload() async throws {
             let fixture = try await ControlFixture.start(modules: ["a", "b"])
             let output = fixture.directory.file("subscriber")
