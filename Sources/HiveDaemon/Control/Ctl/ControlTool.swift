@@ -77,6 +77,8 @@ public struct ControlTool: Sendable {
             while true {
                 let reply = try client.receive()
                 let status = try show(reply, DaemonAPI.Notice.self, CtlText.notice)
+                // Each line as it happens, into a pipe or file too (stdio would hold it back).
+                fflush(nil)
                 guard status == 0, reply.continues else { return status }
             }
         case .send(let name, let parameters):
