@@ -20,6 +20,9 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             ])
     }
 
+    /// `--json` and `--socket` given before the subcommand (`ctl --json status`).
+    @OptionGroup var options: Options
+
     /// `--json` and `--socket`, shared by every subcommand.
     struct Options: ParsableArguments {
         @Flag(help: "Print the raw Varlink replies (JSON), one per line.")
@@ -28,9 +31,10 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         @Option(help: "The control socket.")
         var socket: String?
 
-        func run(_ command: ControlTool.Command) throws {
+        /// Runs `command` with these options, else those given before the subcommand.
+        func run(_ command: ControlTool.Command, before given: Options) throws {
             let tool = ControlTool(
-                identity: Program.identity, socket: socket, json: json,
+                identity: Program.identity, socket: socket ?? given.socket, json: json || given.json,
                 runtimeDirectory: SystemdEnvironment.capture().runtimeDirectory)
             let status = tool.run(command)
             if status != 0 { throw ExitCode(status) }
@@ -42,7 +46,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Phase, uptime and every module with its state.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.status) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.status, before: ctl.options) }
     }
 
     struct Blame: ParsableCommand {
@@ -50,7 +55,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Every module's handlers by time spent, slowest first.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.blame) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.blame, before: ctl.options) }
     }
 
     struct Profile: ParsableCommand {
@@ -58,7 +64,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Start-up calls and their critical path.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.profile) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.profile, before: ctl.options) }
     }
 
     struct Events: ParsableCommand {
@@ -66,9 +73,10 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Events delivered so far; with --follow, every event and handler outcome as it happens.")
         }
         @OptionGroup var options: Options
+        @ParentCommand var ctl: DaemonCtlCommand
         @Flag(name: [.short, .long], help: "Stream events until interrupted.")
         var follow = false
-        func run() throws { try options.run(.events(follow: follow)) }
+        func run() throws { try options.run(.events(follow: follow), before: ctl.options) }
     }
 
     struct Send: ParsableCommand {
@@ -76,6 +84,7 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Deliver custom(NAME) with parameters to every module; wait until all handled it.")
         }
         @OptionGroup var options: Options
+        @ParentCommand var ctl: DaemonCtlCommand
         @Argument(help: "The custom event's name.")
         var name: String
         @Argument(help: "Parameters, as KEY=VALUE.")
@@ -93,7 +102,7 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
                 let equals = parameter.firstIndex(of: "=")!
                 values[String(parameter[..<equals])] = String(parameter[parameter.index(after: equals)...])
             }
-            try options.run(.send(name: name, parameters: values))
+            try options.run(.send(name: name, parameters: values), before: ctl.options)
         }
     }
 
@@ -102,7 +111,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Reload the configuration and print what changed, or FILE:LINE: message (exit 78).")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.reload) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.reload, before: ctl.options) }
     }
 
     struct LogLevel: ParsableCommand {
@@ -110,9 +120,10 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(commandName: "log-level", abstract: "Set the log level (trace … critical) until the next reload.")
         }
         @OptionGroup var options: Options
+        @ParentCommand var ctl: DaemonCtlCommand
         @Argument(help: "trace, debug, info, notice, warning, error or critical.")
         var level: String
-        func run() throws { try options.run(.logLevel(level)) }
+        func run() throws { try options.run(.logLevel(level), before: ctl.options) }
     }
 
     struct Routes: ParsableCommand {
@@ -120,7 +131,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Registered routes, with their owner module.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.routes) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.routes, before: ctl.options) }
     }
 
     struct Actions: ParsableCommand {
@@ -128,7 +140,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Registered actions, with their owner module.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.actions) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.actions, before: ctl.options) }
     }
 
     struct Services: ParsableCommand {
@@ -136,7 +149,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Registered services, with their owner module.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.services) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.services, before: ctl.options) }
     }
 
     struct Metrics: ParsableCommand {
@@ -144,6 +158,7 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
             CommandConfiguration(abstract: "Metrics in the Prometheus text format.")
         }
         @OptionGroup var options: Options
-        func run() throws { try options.run(.metrics) }
+        @ParentCommand var ctl: DaemonCtlCommand
+        func run() throws { try options.run(.metrics, before: ctl.options) }
     }
 }

@@ -22,6 +22,20 @@ extension ControlSocketTests {
             return poll(&descriptors, 1, milliseconds) > 0
         }
 
+        @Test func optionsWorkBeforeTheSubcommandToo() async throws {
+            let fixture = try await ControlFixture.start()
+            let (ctl, output) = try Self.startCtl(["--json", "--socket", fixture.socket, "status"])
+            let text = try await blocking { () -> String in
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                ctl.waitUntilExit()
+                return String(decoding: data, as: UTF8.self)
+            }
+            #expect(ctl.terminationStatus == 0)
+            let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            #expect((reply?["parameters"] as? [String: Any])?["phase"] as? String == "running", "\(text)")
+            try await fixture.stop()
+        }
+
         @Test func eventsFollowWritesEachLineAsItHappensIntoAPipe() async throws {
             let fixture = try await ControlFixture.start()
             let (ctl, output) = try Self.startCtl(["events", "--follow", "--socket", fixture.socket])
