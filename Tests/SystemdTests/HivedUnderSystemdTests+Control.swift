@@ -56,4 +56,28 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.systemctl("kill", "-s", "SIGHUP").status == 0)
         #expect(try await eventually { try hived.probe("keeper").steps.filter { $0 == "keeper.reload" }.count > reloads })
     }
+
+    @Test("systemctl reload still reloads with the control socket off: hived ctl reload falls back to SIGHUP")
+    func reloadWithTheSocketOff() async throws {
+        let hived = try hived
+        let config = Self.config("""
+              - name: keeper
+                type: probe
+                settings: {path: /var/lib/hived/keeper.jsonl}
+            """) + "\ncontrol: {enabled: false}\n"
+        try await hived.prepare(config: config)
+        #expect(try await hived.systemctl("start").status == 0)
+        let socket = try await hived.container.exec(["test", "-e", "/run/hived/control"])
+        #expect(socket.status != 0, "control: {enabled: false} serves no socket")
+
+        let reload = try await hived.systemctl("reload")
+        #expect(reload.status == 0, "\(reload)")
+        #expect(try await eventually { try hived.probe("keeper").steps.contains("keeper.reload") })
+        let logged = try await eventually(timeout: .seconds(15)) {
+            let journal = try await hived.container.exec(["journalctl", "-u", HivedFixture.unit, "--no-pager", "-o", "cat"])
+            return journal.stdout.contains("sent SIGHUP to pid")
+        }
+        #expect(logged, "hived ctl reload said it fell back to SIGHUP")
+        #expect(try await hived.property("ActiveState") == "active")
+    }
 }

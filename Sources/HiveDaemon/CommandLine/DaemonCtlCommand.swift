@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 
 /// `NAME ctl …`: asks the running daemon over its control socket (see ``ControlTool``).
@@ -35,7 +38,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         func run(_ command: ControlTool.Command, before given: Options) throws {
             let tool = ControlTool(
                 identity: Program.identity, socket: socket ?? given.socket, json: json || given.json,
-                runtimeDirectory: SystemdEnvironment.capture().runtimeDirectory)
+                runtimeDirectory: SystemdEnvironment.capture().runtimeDirectory,
+                mainPID: getenv("MAINPID").map { String(cString: $0) })
             let status = tool.run(command)
             if status != 0 { throw ExitCode(status) }
         }

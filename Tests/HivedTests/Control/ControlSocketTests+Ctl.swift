@@ -16,6 +16,26 @@ extension ControlSocketTests {
             return (ctl, output)
         }
 
+        /// Runs `hived ctl ARGUMENTS` with `environment` (and PATH alone besides) to its end.
+        static func runCtl(_ arguments: [String], environment: [String: String]) async throws
+            -> (status: Int32, stdout: String, stderr: String)
+        {
+            try await blocking {
+                let ctl = Process()
+                ctl.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+                ctl.arguments = ["-n", "10", HivedProcess.executable.path, "ctl"] + arguments
+                ctl.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new }
+                let (output, errors) = (Pipe(), Pipe())
+                ctl.standardOutput = output
+                ctl.standardError = errors
+                try ctl.run()
+                let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                ctl.waitUntilExit()
+                return (ctl.terminationStatus, stdout, stderr)
+            }
+        }
+
         /// Whether `descriptor` has something to read within `milliseconds`.
         static func readable(_ descriptor: Int32, within milliseconds: Int32) -> Bool {
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
@@ -34,6 +54,35 @@ extension ControlSocketTests {
             let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
             #expect((reply?["parameters"] as? [String: Any])?["phase"] as? String == "running", "\(text)")
             try await fixture.stop()
+        }
+
+        /// The unit's `ExecReload=hived ctl reload` with `control: {enabled: false}` (or a
+        /// `control.socket` elsewhere): systemd's `MAINPID` lets ctl fall back to `SIGHUP`.
+        @Test func reloadUnderSystemdFallsBackToSIGHUPWhenTheSocketIsOff() async throws {
+            let directory = try TestDirectory()
+            let events = directory.file("events")
+            let path = try directory.write(
+                "hived.yaml", "control: {enabled: false}\nmodules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n")
+            let hived = try HivedProcess(["run", "--config", path], in: directory, environment: ["RUNTIME_DIRECTORY": directory.path])
+            let notify = try #require(hived.notify)
+            try await hived.waitForReady()
+            #expect(!FileManager.default.fileExists(atPath: directory.file("control")), "control: {enabled: false} serves no socket")
+
+            // An operator's ctl: no socket, exit 69, naming it.
+            let plain = try await Self.runCtl(["reload"], environment: ["RUNTIME_DIRECTORY": directory.path])
+            #expect(plain.status == 69)
+            #expect(plain.stderr == "hived is not running or the control socket is off: \(directory.file("control")): No such file or directory\n")
+
+            // systemd's ExecReload= sets MAINPID: the daemon reloads through SIGHUP instead.
+            let before = notify.messages.count
+            let unit = try await Self.runCtl(["reload"], environment: ["RUNTIME_DIRECTORY": directory.path, "MAINPID": "\(hived.pid)"])
+            #expect(unit.status == 0, "\(unit)")
+            #expect(unit.stderr.contains("sent SIGHUP to pid \(hived.pid) instead"), "\(unit.stderr)")
+            try await hived.waitForReady(after: before)
+            #expect(notify.stateMessages.contains { $0.hasPrefix("RELOADING=1") })
+            #expect(try ProbeFile(path: events).modules(receiving: "reload") == ["a"])
+            hived.signal(SIGTERM)
+            #expect(try await hived.exitStatus() == 0)
         }
 
         @Test func eventsFollowWritesEachLineAsItHappensIntoAPipe() async throws {

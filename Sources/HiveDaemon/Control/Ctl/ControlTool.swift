@@ -37,16 +37,24 @@ public struct ControlTool: Sendable {
     public let socket: String
     /// Print raw replies instead of text.
     public let json: Bool
+    /// The daemon's pid when systemd runs the tool for its unit (`MAINPID`, set for
+    /// `ExecReload=`): `reload` falls back to `SIGHUP` when the socket is off.
+    public let mainPID: Int32?
 
     /// A tool for the socket at `socket`, else `control` in `runtimeDirectory` (systemd's
     /// `RUNTIME_DIRECTORY`, set for the unit's own commands such as `ExecReload=`), else
     /// `control` in the identity's runtime directory (`/run/NAME/control`).
-    public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?) {
+    ///
+    /// With `mainPID` (systemd's `MAINPID`, unparsed), a `reload` that finds no socket
+    /// (`control: {enabled: false}`, or a `control.socket` elsewhere) sends `SIGHUP` to
+    /// that process instead, so `systemctl reload` keeps working.
+    public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
         self.identity = identity
         self.socket = socket
             ?? ControlConfiguration().socketPath(runtimeDirectory: runtimeDirectory)
             ?? identity.runtimeDirectory + "/control"
         self.json = json
+        self.mainPID = mainPID.flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Runs `command`; returns the exit status.
@@ -55,10 +63,27 @@ public struct ControlTool: Sendable {
             let client = try ControlClient(path: socket, daemon: identity.name)
             return try run(command, client)
         } catch {
+            if case .unreachable(let path, let code, _) = error, code == ENOENT || code == ECONNREFUSED,
+                case .reload = command, let mainPID
+            {
+                return signalReload(mainPID, because: "\(path): \(String(cString: strerror(code)))")
+            }
             printError(error.description)
             if case .unreachable(_, let code, _) = error, code == EACCES { return 77 }
             return 69
         }
+    }
+
+    /// `reload` without a socket, for systemd's `ExecReload=`: `SIGHUP` to the daemon,
+    /// which reloads as ever; its outcome shows in `STATUS=` and the journal, not here.
+    private func signalReload(_ pid: Int32, because cause: String) -> Int32 {
+        guard kill(pid, SIGHUP) == 0 else {
+            printError("the control socket is off (\(cause)), and SIGHUP to pid \(pid) failed: \(String(cString: strerror(errno)))")
+            return 69
+        }
+        printError(
+            "the control socket is off (\(cause)): sent SIGHUP to pid \(pid) instead; the reload's outcome shows in `systemctl status` and the journal")
+        return 0
     }
 
     private func run(_ command: Command, _ client: ControlClient) throws(ControlClientError) -> Int32 {
