@@ -19,7 +19,7 @@ import Synchronization
 /// | `hive_handler_failures_total` | `module`, `event` | calls that threw or were abandoned |
 /// | `hive_handler_stalls_total` | `module`, `event` | calls seen running past their budget |
 /// | `hive_events_total` | `event` | events delivered to the modules |
-/// | `hive_reloads_total` | `result` (`applied`, `invalid`, `failed`) | configuration reloads |
+/// | `hive_reloads_total` | `result` (`applied`, `invalid`, `failed`, `skipped`) | configuration reloads |
 /// | `hive_control_refused_total` | `reason` (`permission`, `clients`) | control connections refused |
 /// | `hive_control_connections_total` | `result` (`served`) | control connections served |
 /// | `hive_control_dropped_total` | `reason` (`protocol`, `slow_subscriber`) | control connections closed by hived |
@@ -66,6 +66,9 @@ final class HiveMetrics: Sendable {
         }
     }
 
+    /// The `result` label values of `hive_reloads_total`.
+    static let reloadResults = ["applied", "invalid", "failed", "skipped"]
+
     /// Counts a reload by how it ended.
     func recordReload(_ outcome: ReloadOutcome) {
         let result = switch outcome {
@@ -96,6 +99,8 @@ final class HiveMetrics: Sendable {
                 if count > entry.seen { entry.counter.increment(by: count - entry.seen) }
                 state.events[event] = (entry.counter, count)
             }
+            // Every result from the start, at 0: a rate or an alert on one needs the series.
+            for result in Self.reloadResults { _ = counter(&state, "hive_reloads_total", ("result", result)) }
             if let control {
                 add(control.denied.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "permission"), in: &state)
                 add(control.overLimit.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "clients"), in: &state)

@@ -173,6 +173,10 @@ extension ControlSocketTests {
 
         @Test func metricsArePrometheusTextFedByTheProfiler() async throws {
             let fixture = try await ControlFixture.start()
+            // Every series a scraper or alert rule names is there from the start, at 0.
+            let fresh = Set(try await fixture.ctl("metrics").stdout.split(separator: "\n").map(String.init))
+            let missing = ["applied", "invalid", "failed", "skipped"].filter { !fresh.contains(#"hive_reloads_total{result="\#($0)"} 0"#) }
+            #expect(missing.isEmpty, "hive_reloads_total at 0 before any reload, for every result: missing \(missing)")
             for _ in 0..<3 { _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "tick"]) }
             try fixture.directory.write("hived.yaml", "modules: [{name: a, type: probe, priority: high}]\n")
             _ = try await fixture.call("io.hivekit.Daemon.Reload")
