@@ -17,7 +17,7 @@ extension ConfigurationParser {
         if let group = map["group"] {
             let name = try group.name()
             guard ControlAccess.groupID(named: name) != nil else {
-                throw group.error("control.group: no group named '\(name)' on this system")
+                throw group.error("no group named '\(name)' on this system")
             }
             control.group = name
         }

@@ -30,5 +30,6 @@ import Testing
         let error = try #require(configurationError(text))
         #expect(error.location?.line == 1)
         #expect(error.description.contains(message), "\(error)")
+        #expect(error.description.components(separatedBy: "control.").count == 2, "the key is named once: \(error)")
     }
 }
