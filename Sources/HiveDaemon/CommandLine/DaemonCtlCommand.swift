@@ -34,6 +34,10 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         @Option(help: "The control socket.")
         var socket: String?
 
+        func validate() throws {
+            if socket?.isEmpty == true { throw ValidationError("--socket needs a path, not an empty string") }
+        }
+
         /// Runs `command` with these options, else those given before the subcommand.
         func run(_ command: ControlTool.Command, before given: Options) throws {
             let tool = ControlTool(
@@ -127,6 +131,13 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         @ParentCommand var ctl: DaemonCtlCommand
         @Argument(help: "trace, debug, info, notice, warning, error or critical.")
         var level: String
+
+        func validate() throws {
+            guard HiveLogging.parseLevel(level) != nil else {
+                throw ValidationError("'\(level)' is not a log level: trace, debug, info, notice, warning, error or critical")
+            }
+        }
+
         func run() throws { try options.run(.logLevel(level), before: ctl.options) }
     }
 

@@ -85,6 +85,15 @@ extension ControlSocketTests {
             #expect(try await hived.exitStatus() == 0)
         }
 
+        @Test func usageErrorsSayWhatIsWrongBeforeAnythingIsSent() async throws {
+            let level = try await Self.runCtl(["log-level", "loud", "--socket", "/nonexistent/control"], environment: [:])
+            #expect(level.status == 64)
+            #expect(level.stderr.contains("'loud' is not a log level: trace, debug, info, notice, warning, error or critical"), "\(level.stderr)")
+            let socket = try await Self.runCtl(["status", "--socket", ""], environment: [:])
+            #expect(socket.status == 64)
+            #expect(socket.stderr.contains("--socket needs a path"), "\(socket.stderr)")
+        }
+
         @Test func eventsFollowWritesEachLineAsItHappensIntoAPipe() async throws {
             let fixture = try await ControlFixture.start()
             let (ctl, output) = try Self.startCtl(["events", "--follow", "--socket", fixture.socket])
