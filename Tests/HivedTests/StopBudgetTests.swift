@@ -112,3 +112,33 @@ extension HivedProcess {
         return ContinuousClock.now
     }
 }
+
+/// A stop preempts what is queued: events waiting behind the current one are dropped, and
+/// every module still gets `terminate` and `teardown`.
+@Suite(.serialized) struct StopPreemptsTests {
+    @Test func twentyThousandSignalsThenSigtermStillTerminateAndTearDownEveryModule() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            budgets: {event: 1s, stop: 10s}
+            signals: {SIGUSR1: "custom:tick"}
+            modules:
+              - {name: a, type: probe, settings: {path: \(events), stall_on: {"custom:tick": 10ms}}}
+              - {name: b, type: probe, async: true, settings: {path: \(events), stall_on: {"custom:tick": 10ms}}}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        for _ in 0..<20_000 { hived.signal(SIGUSR1) }
+        _ = try await ProbeFile.waitFor(events, "a tick") { $0.name == "tick" }
+        let sent = ContinuousClock.now
+        hived.signal(SIGTERM)
+        let exited = try await hived.waitForExit(timeout: .seconds(30))
+        #expect(try await hived.exitStatus() == 0)
+        #expect(exited - sent < .seconds(10), "within the stop budget: \(exited - sent)")
+        let file = try ProbeFile(path: events)
+        #expect(file.modules(receiving: "terminate").sorted() == ["a", "b"])
+        #expect(file.modules(receiving: "teardown") == ["b", "a"])
+        let ticks = file.lines.filter { $0.name == "tick" }.count
+        #expect(ticks < 2_000, "signals coalesce while one event waits: \(ticks) delivered")
+    }
+}

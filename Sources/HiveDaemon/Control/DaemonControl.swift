@@ -105,7 +105,7 @@ final class DaemonControl: Sendable {
     /// Queues `action` to the daemon's event loop; its reply goes to `connection`.
     private func submit(_ action: ControlRequest.Action, connection: UInt64, server: ControlServer) -> Answer {
         let request = ControlRequest(action) { [weak server] reply in server?.reply(reply, to: connection) }
-        guard daemon.inbox.post(.control(request)) else {
+        guard daemon.inbox.post(.control(request)).isAccepted else {
             return switch action {
             case .reload: .error(.reloadFailed(module: "", event: "reload", message: "the daemon is stopping"))
             case .send(let event): .error(.eventRefused(event: "\(event)", message: "the daemon is stopping"))

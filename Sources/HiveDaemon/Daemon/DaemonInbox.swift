@@ -1,65 +1,113 @@
 import HiveKit
 import Synchronization
 
-/// The queue between the signal reader thread and the daemon's event loop.
+/// The queue between the daemon's sources of requests (the signal reader thread, …) and
+/// its event loop: bounded, coalescing, and preempted by a stop.
 ///
-/// Requests come out one at a time, in arrival order. A reload that arrives while
-/// another reload is still waiting merges into it (a storm of `SIGHUP`s becomes at most
-/// one reload running plus one waiting, which still reads the latest file), and memory
-/// pressure that arrives while another warning waits replaces it (the newer reading
-/// wins); a stop request ends the queue: nothing posted after it is delivered.
+/// Requests come out one at a time, in arrival order, except that they coalesce as
+/// ``DaemonRequest/coalescing`` says (a storm of `SIGHUP`s is one reload running plus one
+/// waiting, which still reads the latest file; 20,000 `SIGUSR1`s are one event running
+/// plus one waiting). At most ``capacity`` requests wait; more are dropped and counted,
+/// never fatal. A stop goes before everything still waiting, which is dropped (and
+/// returned to the poster, to log or answer); nothing posted after a stop is taken.
 final class DaemonInbox: Sendable {
+    /// The most requests that wait at once.
+    static let capacity = 1024
+
+    /// What ``post(_:)`` did with a request.
+    enum Posted: Equatable {
+        /// Queued, or handed to the waiting event loop.
+        case queued
+        /// Merged into, or took the place of, one already waiting.
+        case coalesced
+        /// Dropped: ``capacity`` requests already wait.
+        case overflowed
+        /// Dropped: a stop was posted before.
+        case closed
+        /// A stop, queued ahead of everything; these requests, which had not started,
+        /// were dropped.
+        case stopping(dropped: [DaemonRequest])
+
+        /// Whether the request will be handled (or was merged into one that will).
+        var isAccepted: Bool {
+            switch self {
+            case .queued, .coalesced, .stopping: true
+            case .overflowed, .closed: false
+            }
+        }
+    }
+
     private struct State {
         var queue: [DaemonRequest] = []
         var head = 0
         var waiter: CheckedContinuation<DaemonRequest, Never>?
         var isClosed = false
-        var merged = 0
+        var coalesced = 0
+        var overflowed = 0
+
+        var waiting: ArraySlice<DaemonRequest> { queue[head...] }
     }
 
     private let state = Mutex(State())
 
-    /// Queues a request; never blocks, safe from any thread. Returns false when the
-    /// queue is closed (a stop was posted) and the request will never be handled.
+    /// Queues a request; never blocks, safe from any thread.
     @discardableResult
-    func post(_ request: DaemonRequest) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<DaemonRequest, Never>?) in
-            guard !state.isClosed else { return (false, nil) }
-            if case .stop = request { state.isClosed = true }
-            if request == .reload, state.queue.count > state.head, state.queue.last == .reload {
-                state.merged += 1
-                return (true, nil)
+    func post(_ request: DaemonRequest) -> Posted {
+        let (handOver, posted) = state.withLock { state -> (Handover?, Posted) in
+            guard !state.isClosed else { return (nil, .closed) }
+            if case .stop = request {
+                state.isClosed = true
+                let dropped = Array(state.waiting)
+                state.queue = [request]
+                state.head = 0
+                return (takeWaiter(&state), .stopping(dropped: dropped))
             }
-            if case .memoryPressure = request, state.queue.count > state.head,
-                case .memoryPressure = state.queue[state.queue.count - 1]
-            {
-                state.queue[state.queue.count - 1] = request
-                return (true, nil)
+            switch request.coalescing {
+            case .never:
+                break
+            case .mergesWith(let key):
+                if state.waiting.contains(where: { $0.coalescing == .mergesWith(key) }) {
+                    state.coalesced += 1
+                    return (nil, .coalesced)
+                }
+            case .replaces(let key):
+                if let index = state.waiting.firstIndex(where: { $0.coalescing == .replaces(key) }) {
+                    state.queue[index] = request
+                    state.coalesced += 1
+                    return (nil, .coalesced)
+                }
             }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (true, waiter)
+            guard state.waiting.count < Self.capacity else {
+                state.overflowed += 1
+                return (nil, .overflowed)
             }
             state.queue.append(request)
-            return (true, nil)
+            return (takeWaiter(&state), .queued)
         }
-        waiter?.resume(returning: request)
-        return accepted
+        if let handOver { handOver.waiter.resume(returning: handOver.request) }
+        return posted
     }
 
-    /// Waits for the next request.
+    private struct Handover {
+        let waiter: CheckedContinuation<DaemonRequest, Never>
+        let request: DaemonRequest
+    }
+
+    /// The waiting event loop, if it waits, with the request just queued for it.
+    private func takeWaiter(_ state: inout State) -> Handover? {
+        guard let waiter = state.waiter, let request = Self.take(&state) else { return nil }
+        state.waiter = nil
+        return Handover(waiter: waiter, request: request)
+    }
+
+    /// Waits for the next request. One caller at a time: the event loop.
     func next() async -> DaemonRequest {
-        await withCheckedContinuation { continuation in
+        if let request = state.withLock({ Self.take(&$0) }) { return request }
+        return await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> DaemonRequest? in
-                guard state.head < state.queue.count else {
+                guard let request = Self.take(&state) else {
                     state.waiter = continuation
                     return nil
-                }
-                let request = state.queue[state.head]
-                state.head += 1
-                if state.head == state.queue.count {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
                 }
                 return request
             }
@@ -67,6 +115,20 @@ final class DaemonInbox: Sendable {
         }
     }
 
-    /// How many reloads merged into a waiting one so far.
-    var mergedReloads: Int { state.withLock { $0.merged } }
+    private static func take(_ state: inout State) -> DaemonRequest? {
+        guard state.head < state.queue.count else { return nil }
+        let request = state.queue[state.head]
+        state.head += 1
+        if state.head == state.queue.count {
+            state.queue.removeAll(keepingCapacity: state.queue.capacity <= 64)
+            state.head = 0
+        }
+        return request
+    }
+
+    /// How many requests merged into, or replaced, one already waiting so far.
+    var coalescedCount: Int { state.withLock { $0.coalesced } }
+
+    /// How many requests were dropped so far because ``capacity`` requests waited.
+    var overflowCount: Int { state.withLock { $0.overflowed } }
 }

@@ -1,5 +1,12 @@
 import HiveKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the daemon's event loop is asked to do, in arrival order.
+///
+/// A new source of requests adds a case here, says how it coalesces in
+/// ``coalescing``, and handles it in `HiveDaemon.serve`.
 enum DaemonRequest: Sendable, Equatable {
     /// Re-read the configuration and apply it (`SIGHUP`).
     case reload
@@ -19,4 +26,48 @@ enum DaemonRequest: Sendable, Equatable {
     case stop(signal: Int32)
     /// A control-socket call that needs the event loop (`Reload`, `SendEvent`).
     case control(ControlRequest)
+
+    /// How a request meets one of its kind already waiting in the ``DaemonInbox``.
+    enum Coalescing: Equatable {
+        /// Always queued (up to the inbox's bound).
+        case never
+        /// Merges into a waiting request with the same key: it would do the same thing.
+        case mergesWith(String)
+        /// Takes the place of a waiting request with the same key: only the latest counts.
+        case replaces(String)
+    }
+
+    /// A reload merges into a waiting reload (which reads the latest file anyway); a mapped
+    /// signal's event into the same event waiting (Unix does not queue standard signals
+    /// either); `SIGTSTP`/`SIGCONT` replace each other, so the latest wanted state wins; a
+    /// newer memory pressure reading replaces a waiting one. Sleep transitions are never
+    /// merged: each answers logind.
+    var coalescing: Coalescing {
+        switch self {
+        case .reload: .mergesWith("reload")
+        case .suspend, .resume: .replaces("suspend/resume")
+        case .memoryPressure: .replaces("memoryPressure")
+        case .event(let event, _): .mergesWith("event \(event)")
+        case .sleep, .stop, .control: .never
+        }
+    }
+
+    /// How the request reads in a log line: `reload`, `custom:rotate`, `background`.
+    var name: String {
+        switch self {
+        case .reload: "reload"
+        case .suspend: "background"
+        case .resume: "foreground"
+        case .sleep(let entering): entering ? "sleep" : "wake"
+        case .memoryPressure: "memoryWarning (pressure)"
+        case .event(.custom(let name, _), _): "custom:\(name)"
+        case .event(let event, _): "\(event.kind)"
+        case .stop: "stop"
+        case .control(let request):
+            switch request.action {
+            case .reload: "control Reload"
+            case .send(let event): "control SendEvent \(event)"
+            }
+        }
+    }
 }

@@ -20,8 +20,7 @@ extension HiveDaemon {
         } else {
             logger.info("\(reason), stopping")
         }
-        armStopDeadline()
-        inbox.post(.stop(signal: 0))
+        post(.stop(signal: 0))
     }
 
     /// Ends a daemon whose ``run()`` returned in a process that goes on (a

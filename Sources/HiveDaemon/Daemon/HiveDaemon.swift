@@ -1,3 +1,4 @@
+import CLinux
 import HiveKit
 #if canImport(Glibc)
 import Glibc
@@ -116,11 +117,12 @@ public final class HiveDaemon: Sendable {
     /// while ``SignalReader`` runs (``main(_:)`` does that).
     public func run() async -> DaemonExitCode {
         SignalReader.setHandler { [self] signal in receive(signal) }
+        Self.fixMallocThresholds()
         let configuration: DaemonConfiguration
         do {
             configuration = try readConfiguration()
         } catch {
-            writeStandardError("\(options.identity.name): \(error)\n")
+            writeStandardError("\(options.identity.name): \(StderrLogHandler.escaped("\(error)"))\n")
             notifier.send(.status("invalid configuration: \(error)"))
             return .invalidConfiguration
         }
@@ -193,6 +195,15 @@ public final class HiveDaemon: Sendable {
         return exitStatus(after: await serve(hive))
     }
 
+    /// Fixes glibc's mmap and trim thresholds at 128 KiB. By default freeing a large block
+    /// raises both (up to 32 and 64 MiB), after which the memory a large reload used stays
+    /// in the heap of the thread that parsed it, out of `malloc_trim`'s reach; fixed, it
+    /// goes back to the system after every reload.
+    static func fixMallocThresholds() {
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        mallopt(M_TRIM_THRESHOLD, 128 * 1024)
+    }
+
     /// Reads and validates the configuration, recording what is being read so that a
     /// stop, or the watchdog, can name it if the read hangs.
     func readConfiguration() throws(HiveError) -> DaemonConfiguration {
@@ -258,8 +269,15 @@ public final class HiveDaemon: Sendable {
 
     /// Handles requests one at a time until a stop; returns the exit status.
     private func serve(_ hive: Hive) async -> DaemonExitCode {
+        var overflowed = 0
         while true {
-            switch await inbox.next() {
+            let request = await inbox.next()
+            let dropped = inbox.overflowCount
+            if dropped != overflowed {
+                logger.warning("\(dropped - overflowed) requests dropped: \(DaemonInbox.capacity) were already waiting")
+                overflowed = dropped
+            }
+            switch request {
             case .reload:
                 HiveMetrics.shared.recordReload(await reload(hive))
             case .suspend:
@@ -310,36 +328,6 @@ public final class HiveDaemon: Sendable {
     func runningStatus(_ hive: Hive) -> String {
         let count = hive.activeModuleNames.count
         return "running \(count) module\(count == 1 ? "" : "s")"
-    }
-
-    /// Turns a signal into a request for the event loop; runs on the signal thread. Until
-    /// the configuration was read, only a stop acts at once; other signals wait for the
-    /// signal map.
-    private func receive(_ signal: Int32) {
-        let (signals, logger, configured) = current.withLock { current in
-            if !current.isConfigured, signal != SIGTERM, signal != SIGINT, current.early.count < 64 {
-                current.early.append(signal)
-            }
-            return (current.signals, current.logger, current.isConfigured)
-        }
-        guard configured || signal == SIGTERM || signal == SIGINT else { return }
-        if let request = Self.request(for: signal, signals: signals) {
-            if case .stop = request { armStopDeadline() }
-            inbox.post(request)
-        } else {
-            logger.debug("ignored \(SignalName.name(of: signal)): not mapped to an event")
-        }
-    }
-
-    /// The request a signal stands for.
-    static func request(for signal: Int32, signals: [Int32: HiveEvent]) -> DaemonRequest? {
-        switch signal {
-        case SIGTERM, SIGINT: .stop(signal: signal)
-        case SIGHUP: .reload
-        case SIGTSTP: .suspend
-        case SIGCONT: .resume
-        default: signals[signal].map { .event($0, signal: signal) }
-        }
     }
 }
 
