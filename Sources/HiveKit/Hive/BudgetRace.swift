@@ -22,7 +22,7 @@ package enum BudgetRace {
 
         /// True for the first caller only.
         func claim() -> Bool {
-            !isDecided.exchange(true, ordering: .acquiringAndReleasing)
+            !isDecided.exchange(true, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -44,7 +44,7 @@ package enum BudgetRace {
                     outcome = .threw(error)
                 }
                 if race.claim() {
-                    let timer = race.timer.load(ordering: .acquiring)
+                    let timer = race.timer.load(ordering: .sequentiallyConsistent)
                     if timer != 0 { DeadlineTimer.shared.cancel(timer) }
                     continuation.resume(returning: outcome)
                 }
@@ -57,9 +57,11 @@ package enum BudgetRace {
                 // timer every budget shares, so cancel from elsewhere, after resuming.
                 DispatchQueue.global().async { work.cancel() }
             }
-            // An operation that returned before this store finds no timer to cancel; the
-            // timer then fires, finds the race decided and does nothing.
-            race.timer.store(timer, ordering: .releasing)
+            // An operation that returned before this store found no timer to cancel: cancel
+            // it here, or its action (holding the continuation and the task) would stay
+            // registered for the whole budget, and a burst of calls would pile up.
+            race.timer.store(timer, ordering: .sequentiallyConsistent)
+            if race.isDecided.load(ordering: .sequentiallyConsistent) { DeadlineTimer.shared.cancel(timer) }
         }
     }
 }
