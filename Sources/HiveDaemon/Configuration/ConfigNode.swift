@@ -1,44 +1,66 @@
 import HiveKit
 /// A YAML node together with its file and key path (`modules[2].priority`), so that
 /// every error it makes names the file, the line and the key.
+///
+/// The key path is a chain of links to the parent's, turned into text only for an error:
+/// walking a document (aliases expanded) costs no string per node.
 struct ConfigNode {
     /// The last step of a key path.
     enum Step {
-        case none
         case key(String)
         case index(Int)
     }
 
+    /// One step of a key path and the path before it.
+    final class PathLink {
+        let parent: PathLink?
+        let step: Step
+
+        init(parent: PathLink?, step: Step) {
+            self.parent = parent
+            self.step = step
+        }
+
+        /// `modules[2].priority`.
+        var text: String {
+            var steps: [Step] = []
+            var link: PathLink? = self
+            while let current = link {
+                steps.append(current.step)
+                link = current.parent
+            }
+            var text = ""
+            for step in steps.reversed() {
+                switch step {
+                case .key(let key): text += text.isEmpty ? key.abbreviated() : "." + key.abbreviated()
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return text
+        }
+    }
+
     /// The node as ``YAMLReader`` read it.
     let node: YAMLNode
-    /// The key path of the collection holding the node (empty at the top).
-    let parentPath: String
-    /// The step from that collection to the node.
-    let step: Step
+    /// The key path of the node; nil at the top.
+    let path: PathLink?
     /// The file name used in locations.
     let file: String
 
     /// The top-level node of `file`.
     init(root node: YAMLNode, file: String) {
-        self.init(node: node, parentPath: "", step: .none, file: file)
+        self.init(node: node, path: nil, file: file)
     }
 
-    private init(node: YAMLNode, parentPath: String, step: Step, file: String) {
+    private init(node: YAMLNode, path: PathLink?, file: String) {
         self.node = node
-        self.parentPath = parentPath
-        self.step = step
+        self.path = path
         self.file = file
     }
 
     /// Where the node sits in the document, e.g. `log.level` or `modules[0].settings`.
     /// Built when asked (for errors), not for every node read.
-    var keyPath: String {
-        switch step {
-        case .none: parentPath
-        case .key(let key): parentPath.isEmpty ? key : "\(parentPath).\(key)"
-        case .index(let index): "\(parentPath)[\(index)]"
-        }
-    }
+    var keyPath: String { path?.text ?? "" }
 
     /// The 1-based line the node starts on.
     var line: Int { node.line }
@@ -57,12 +79,12 @@ struct ConfigNode {
 
     /// A node below this one.
     func child(_ node: YAMLNode, key: String) -> ConfigNode {
-        ConfigNode(node: node, parentPath: keyPath, step: .key(key), file: file)
+        ConfigNode(node: node, path: PathLink(parent: path, step: .key(key)), file: file)
     }
 
     /// An element of this list.
     func element(_ node: YAMLNode, index: Int) -> ConfigNode {
-        ConfigNode(node: node, parentPath: keyPath, step: .index(index), file: file)
+        ConfigNode(node: node, path: PathLink(parent: path, step: .index(index)), file: file)
     }
 
     /// An error at this node whose message starts with the key path.
@@ -76,7 +98,7 @@ struct ConfigNode {
     /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
     var found: String {
         switch node.content {
-        case .scalar(let text, _): isNull ? "nothing" : "'\(text)'"
+        case .scalar(let text, _): isNull ? "nothing" : "'\(text.abbreviated())'"
         case .mapping: "a map"
         case .sequence: "a list"
         }
@@ -115,14 +137,15 @@ struct ConfigNode {
         return value
     }
 
-    /// A positive duration written with its unit: `250ms`, `5s`, `2m`, `1h` (a bare number
-    /// is refused: seconds or milliseconds would be a guess).
+    /// A duration of at least ``BudgetConfiguration/minimum`` (1 ms) written with its unit:
+    /// `250ms`, `5s`, `2m`, `1h` (a bare number is refused: seconds or milliseconds would
+    /// be a guess).
     func duration() throws(HiveError) -> Duration {
         let expected = "a duration such as 250ms, 5s or 2m"
         guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type),
             let value = Duration(parsing: text)
         else { throw error("expected \(expected), got \(found)") }
-        guard value > .zero else { throw error("must be longer than zero, got \(found)") }
+        guard value >= BudgetConfiguration.minimum else { throw error("must be at least 1ms, got \(found)") }
         return value
     }
 
@@ -146,10 +169,7 @@ struct ConfigNode {
         guard case .sequence(let sequence) = node.content else {
             throw error("expected a list of \(what), got \(found)")
         }
-        let path = keyPath
-        return sequence.enumerated().map {
-            ConfigNode(node: $0.element, parentPath: path, step: .index($0.offset), file: file)
-        }
+        return sequence.enumerated().map { element($0.element, index: $0.offset) }
     }
 
     /// The entries of a map whose keys must be among `keys`; a null counts as an empty map.
@@ -171,17 +191,17 @@ struct ConfigNode {
         }
         var result: [ConfigEntry] = []
         result.reserveCapacity(mapping.count)
-        let path = keyPath
         for (keyNode, valueNode) in mapping {
-            let bare = ConfigNode(node: keyNode, parentPath: path, step: .none, file: file)
+            let bare = ConfigNode(node: keyNode, path: path, file: file)
             guard case .scalar(let name, let type) = keyNode.content else {
                 throw bare.error("keys must be plain names, got \(bare.found)")
             }
             guard type != .merge else {
                 throw bare.error("merge keys (<<) are not supported; write the keys out")
             }
-            let key = ConfigNode(node: keyNode, parentPath: path, step: .key(name), file: file)
-            let value = ConfigNode(node: valueNode, parentPath: path, step: .key(name), file: file)
+            let link = PathLink(parent: path, step: .key(name))
+            let key = ConfigNode(node: keyNode, path: link, file: file)
+            let value = ConfigNode(node: valueNode, path: link, file: file)
             result.append(ConfigEntry(name: name, key: key, value: value))
         }
         return result

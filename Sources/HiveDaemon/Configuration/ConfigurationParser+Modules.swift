@@ -30,7 +30,7 @@ extension ConfigurationParser {
             if let budget = map["budget"] { descriptor.budget = try budget.duration() }
             if let settings = map["settings"] {
                 descriptor.settings = Settings(try settingsMap(settings), owner: name)
-                descriptor.settings.origin = SettingsOrigin(file: file, lines: settingLines(settings), prefix: "")
+                descriptor.settings.origin = SettingsOrigin(file: file, lines: settingLines(settings.node))
             } else {
                 descriptor.settings = Settings(owner: name)
             }

@@ -9,21 +9,16 @@ extension ConfigurationParser {
         return values
     }
 
-    /// The line of every key in a `settings:` map, by its path below it (`stall_on.init`);
-    /// `""` is the map's own line.
-    func settingLines(_ node: ConfigNode) -> [String: Int] {
-        var lines = ["": node.line]
-        func collect(_ node: ConfigNode, prefix: String) {
-            guard case .mapping(let pairs) = node.node.content else { return }
-            for (key, value) in pairs {
-                guard case .scalar(let name, _) = key.content else { continue }
-                let path = prefix.isEmpty ? name : "\(prefix).\(name)"
-                lines[path] = key.line
-                collect(node.child(value, key: name), prefix: path)
-            }
+    /// The line of a `settings:` map and of every key below it, as a tree.
+    func settingLines(_ node: YAMLNode) -> SettingsOrigin.Lines {
+        guard case .mapping(let pairs) = node.content else { return SettingsOrigin.Lines(line: node.line) }
+        var children: [String: SettingsOrigin.Lines] = [:]
+        for (key, value) in pairs {
+            guard case .scalar(let name, _) = key.content else { continue }
+            let below = settingLines(value)
+            children[name] = SettingsOrigin.Lines(line: key.line, children: below.children)
         }
-        collect(node, prefix: "")
-        return lines
+        return SettingsOrigin.Lines(line: node.line, children: children)
     }
 
     /// One setting: YAML integers become `.int`, floats `.double`, booleans `.bool`,

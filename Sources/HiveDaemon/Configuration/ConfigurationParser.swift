@@ -51,7 +51,10 @@ struct ConfigurationParser {
         if let node = map["signals"] { configuration.signals = try signals(node) }
         if let node = map["sleep"] { configuration.sleep = try sleep(node) }
         if let node = map["memory_pressure"] { configuration.memoryPressure = try memoryPressure(node) }
-        if let node = map["modules"] { configuration.modules = try modules(node) }
+        if let node = map["modules"] {
+            configuration.modules = try modules(node)
+            if case .sequence(let items) = node.node.content, items.isEmpty { configuration.declaresNoModules = true }
+        }
         if let node = map["services"] { configuration.services = try services(node) }
         if let node = map["control"] { configuration.control = try control(node) }
         return configuration

@@ -21,16 +21,16 @@ extension DaemonConfiguration {
             guard let (name, text) = overrides.value(suffix) else { return nil }
             guard let match = (choices + aliases).first(where: { $0.0 == text }) else {
                 let names = choices.map(\.0).joined(separator: ", ")
-                throw HiveError(.invalidConfiguration, "\(name): expected one of \(names); got '\(text)'")
+                throw HiveError(.invalidConfiguration, "\(name): expected one of \(names); got '\(text.abbreviated())'")
             }
             return match.1
         }
         func duration(_ suffix: String) throws(HiveError) -> Duration? {
             guard let (name, text) = overrides.value(suffix) else { return nil }
-            guard let duration = Duration(parsing: text), duration > .zero else {
+            guard let duration = Duration(parsing: text), duration >= BudgetConfiguration.minimum else {
                 throw HiveError(
                     .invalidConfiguration,
-                    "\(name): expected a duration longer than zero such as 250ms, 5s or 2m; got '\(text)'")
+                    "\(name): expected a duration of at least 1ms such as 250ms, 5s or 2m; got '\(text.abbreviated())'")
             }
             return duration
         }

@@ -36,6 +36,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var memoryPressure: MemoryPressureConfiguration
     /// The configured modules, in file order, disabled ones included; names are unique.
     public var modules: [ModuleSpec]
+    /// Whether the file says `modules: []`: no modules, on purpose. A reload that would
+    /// remove every running module is refused otherwise, since a file caught half-written
+    /// (cut right after `modules:`) or emptied looks the same.
+    public var declaresNoModules = false
     /// The configured services, in file order; (service, name) pairs are unique.
     public var services: [ServiceSpec]
     /// The control socket: where, and who may use it.

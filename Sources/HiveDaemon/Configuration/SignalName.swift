@@ -50,10 +50,11 @@ public enum SignalName {
     }
 
     /// The number of the signal called `name`: `SIGUSR1`, `USR1`, `sigusr1`, `SIGRTMIN`,
-    /// `SIGRTMIN+3`, `SIGRTMAX-2`; `nil` for an unknown name or a real-time offset out
-    /// of range.
+    /// `SIGRTMIN+3`, `SIGRTMAX-2`, in any ASCII case (only: `ſigusr1` is no signal);
+    /// `nil` for an unknown name or a real-time offset out of range.
     public static func number(for name: String) -> Int32? {
-        var text = Substring(name.uppercased())
+        let upper = name.unicodeScalars.map { $0.value >= 0x61 && $0.value <= 0x7A ? Unicode.Scalar($0.value - 32)! : $0 }
+        var text = Substring(String(String.UnicodeScalarView(upper)))
         if text.hasPrefix("SIG") { text = text.dropFirst(3) }
         if let entry = standard.first(where: { $0.name == text }) { return entry.number }
         guard let low = realTimeMinimum, let high = realTimeMaximum else { return nil }

@@ -15,6 +15,9 @@ struct YAMLNode {
     let line: Int
     /// Nodes in this subtree, aliases counted in full: what walking it costs.
     let size: Int
+    /// UTF-8 bytes of the scalars (keys and values) in this subtree, aliases counted in
+    /// full: what expanding it produces.
+    let bytes: Int
 
     /// Whether the node is an explicit or implicit null (`~`, `null`, nothing at all).
     var isNull: Bool {

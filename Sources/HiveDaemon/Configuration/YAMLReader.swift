@@ -4,18 +4,26 @@ import CYAML
 /// Reads YAML text into a ``YAMLNode`` tree with libyaml, turning its errors into
 /// ``HiveError``s at `file:line`.
 ///
-/// One document only. Aliases are resolved, and what they expand to is bounded, so a
-/// "billion laughs" file is an error rather than a hang; so is the depth of nesting. A key that appears twice in one
+/// One document only, of at most ``ConfigurationFile/maximumSize`` bytes. Aliases are
+/// resolved, and what they expand to is bounded in nodes and in bytes, so a "billion
+/// laughs" file is an error rather than a hang; so is the depth of nesting. A key that appears twice in one
 /// map is an error at its second line. Tags other than the core schema's
 /// (`!!str`, `!!int`, `!!bool`, `!!float`, `!!null`, `!!seq`, `!!map`) are errors.
 enum YAMLReader {
     /// The most nodes a document may expand to through aliases.
     static let maximumExpansion = 100_000
+    /// The most bytes of scalars aliases may add to a document (4 MiB).
+    static let maximumExpansionBytes = 4 << 20
     /// The deepest nesting of lists and maps accepted.
     static let maximumDepth = 100
 
     /// The root node of `text`, or `nil` when it holds no document.
     static func read(_ text: String, file: String) throws(HiveError) -> YAMLNode? {
+        guard text.utf8.count <= ConfigurationFile.maximumSize else {
+            throw HiveError(
+                .invalidConfiguration, location: SourceLocation(path: file, line: 1),
+                "the configuration is larger than \(ConfigurationFile.maximumSize >> 20) MiB")
+        }
         var text = text
         let result = text.withUTF8 { bytes in
             Result { () throws(HiveError) in
@@ -45,6 +53,8 @@ private struct Composer {
     var documents = 0
     /// Nodes added through aliases so far.
     var expanded = 0
+    /// Scalar bytes added through aliases so far.
+    var expandedBytes = 0
 
     mutating func compose() throws(HiveError) -> YAMLNode? {
         guard !bytes.isEmpty else { return nil }
@@ -75,10 +85,15 @@ private struct Composer {
             }
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
-            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias '\(name)'") }
+            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias '\(name.abbreviated())'") }
             expanded += node.size
+            expandedBytes += node.bytes
             guard expanded <= YAMLReader.maximumExpansion else {
                 throw error(line: line, "invalid YAML: aliases expand to more than \(YAMLReader.maximumExpansion) nodes")
+            }
+            guard expandedBytes <= YAMLReader.maximumExpansionBytes else {
+                throw error(
+                    line: line, "invalid YAML: aliases expand to more than \(YAMLReader.maximumExpansionBytes >> 20) MiB")
             }
             add(node, anchor: nil)
         case YAML_SCALAR_EVENT:
@@ -91,7 +106,7 @@ private struct Composer {
             } else {
                 type = scalar.style == YAML_PLAIN_SCALAR_STYLE ? PlainScalar.type(of: text) : .string
             }
-            add(YAMLNode(content: .scalar(text, type), line: line, size: 1), anchor: Self.string(scalar.anchor))
+            add(YAMLNode(content: .scalar(text, type), line: line, size: 1, bytes: scalar.length), anchor: Self.string(scalar.anchor))
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
             try check(Self.string(start.tag), allowing: "tag:yaml.org,2002:seq", line: line)
@@ -124,7 +139,10 @@ private struct Composer {
     /// The sequence or map `frame` collected; a map's keys must be unique.
     private func node(closing frame: Frame) throws(HiveError) -> YAMLNode {
         let size = frame.children.reduce(1) { $0 + $1.size }
-        guard frame.isMapping else { return YAMLNode(content: .sequence(frame.children), line: frame.line, size: size) }
+        let bytes = frame.children.reduce(0) { $0 + $1.bytes }
+        guard frame.isMapping else {
+            return YAMLNode(content: .sequence(frame.children), line: frame.line, size: size, bytes: bytes)
+        }
         var pairs: [(key: YAMLNode, value: YAMLNode)] = []
         pairs.reserveCapacity(frame.children.count / 2)
         var firstLine: [String: Int] = [:]
@@ -133,14 +151,14 @@ private struct Composer {
             let key = frame.children[index]
             if case .scalar(let name, _) = key.content {
                 if let first = firstLine[name] {
-                    throw error(line: key.line, "duplicate key '\(name)' in the same map (first at line \(first))")
+                    throw error(line: key.line, "duplicate key '\(name.abbreviated())' in the same map (first at line \(first))")
                 }
                 firstLine[name] = key.line
             }
             pairs.append((key, frame.children[index + 1]))
             index += 2
         }
-        return YAMLNode(content: .mapping(pairs), line: frame.line, size: size)
+        return YAMLNode(content: .mapping(pairs), line: frame.line, size: size, bytes: bytes)
     }
 
     private func checkDepth(line: Int) throws(HiveError) {
@@ -155,7 +173,7 @@ private struct Composer {
 
     private func unsupported(_ tag: String, line: Int) -> HiveError {
         let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : tag
-        return error(line: line, "invalid YAML: unsupported tag '\(shown)'")
+        return error(line: line, "invalid YAML: unsupported tag '\(shown.abbreviated())'")
     }
 
     /// libyaml's error, at the line it names.

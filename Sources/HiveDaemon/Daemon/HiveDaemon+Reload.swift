@@ -1,14 +1,26 @@
+import CLinux
 import HiveKit
+
 extension HiveDaemon {
+    /// Reloads (see ``apply(reloadOf:)``), then gives the memory the new file's parsing
+    /// used back to the system (`malloc_trim`): a large or hostile file must not leave the
+    /// daemon bigger than it was.
+    @discardableResult
+    func reload(_ hive: Hive) async -> ReloadOutcome {
+        let outcome = await apply(reloadOf: hive)
+        malloc_trim(0)
+        return outcome
+    }
+
     /// Reloads, all or nothing: `RELOADING=1` first, then read and validate the whole
     /// file, then ``Hive/reload(to:catalog:)`` (prepare, then commit or abort); the
     /// daemon's own settings (signals, budgets, log level…) change only with a committed
     /// reload. `READY=1` follows either way, with `STATUS=` saying what changed or, when
     /// the reload failed, the error (file:line, module, hook, cause) while the previous
     /// configuration keeps running. Once `STOPPING=1` was sent, a reload still queued is
-    /// skipped.
-    @discardableResult
-    func reload(_ hive: Hive) async -> ReloadOutcome {
+    /// skipped. A file that enables no module while modules run is refused unless it says
+    /// `modules: []`.
+    private func apply(reloadOf hive: Hive) async -> ReloadOutcome {
         let stopping = current.withLock { current in
             if !current.sentStopping { current.isReloading = true }
             return current.sentStopping
@@ -24,6 +36,15 @@ extension HiveDaemon {
         do {
             configuration = try readConfiguration()
         } catch {
+            rejectReload(error)
+            return .invalid(error)
+        }
+        let running = hive.activeModuleNames.count
+        if running > 0, configuration.enabledModules.isEmpty, !configuration.declaresNoModules {
+            let error = HiveError(
+                .invalidConfiguration,
+                "\(configuration.path ?? "the configuration"): enables no module, which would remove every running "
+                    + "module (\(running)); write `modules: []` if that is meant (a file caught half-written looks the same)")
             rejectReload(error)
             return .invalid(error)
         }

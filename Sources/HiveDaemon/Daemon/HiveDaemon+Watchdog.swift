@@ -13,7 +13,13 @@ extension HiveDaemon {
             logger.warning("watchdog off: \(error)")
             return nil
         }
-        guard let interval = settings?.pingInterval else { return nil }
+        guard let settings else { return nil }
+        if settings.interval < WatchdogSettings.minimumInterval {
+            let floor = WatchdogSettings.minimumInterval.shortDescription
+            logger.warning(
+                "WATCHDOG_USEC asks for a watchdog of \(settings.interval.shortDescription), below the floor of \(floor): pinging as for \(floor)")
+        }
+        let interval = settings.clamped.pingInterval
         return Task { [self] in
             var wasHealthy = true
             while !Task.isCancelled {

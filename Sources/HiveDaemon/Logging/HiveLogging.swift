@@ -130,7 +130,10 @@ public enum HiveLogging {
     /// The level a configuration names (`trace` … `critical`, any case, surrounding
     /// spaces ignored; `warn` is taken for `warning`), or nil.
     public static func parseLevel(_ name: String) -> Logger.Level? {
-        let trimmed = name.trimmingSpaces.lowercased()
+        let lower = name.trimmingSpaces.unicodeScalars.map {
+            $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 32)! : $0
+        }
+        let trimmed = String(String.UnicodeScalarView(lower))
         if trimmed == "warn" { return .warning }
         return Logger.Level(rawValue: trimmed)
     }

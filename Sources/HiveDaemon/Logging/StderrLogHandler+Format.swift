@@ -12,7 +12,10 @@ extension StderrLogHandler {
     ///
     /// Pure. `module` and `event` come from the metadata keys of those names; the other keys
     /// follow sorted, with values quoted when they are empty or hold a space, `"`, `=` or a
-    /// control character.
+    /// control character. Control characters anywhere (message, module, event, keys,
+    /// values, error) are escaped (`\n`, `\x1b`…), so no value can start a line of its own
+    /// or drive a terminal: a log line cannot be forged. With `colors`, the level is
+    /// coloured by escape sequences added here, never taken from the text.
     public static func formatLine(
         timestamp: String?,
         level: Logger.Level,
@@ -24,11 +27,11 @@ extension StderrLogHandler {
         var line = ""
         if let timestamp { line += timestamp + " " }
         line += colors ? "\u{1B}[\(colorCode(level))m\(level.rawValue)\u{1B}[0m" : level.rawValue
-        if let module = metadata["module"] { line += " [\(module)]" }
-        if let event = metadata["event"] { line += " \(event):" }
-        line += " " + message
+        if let module = metadata["module"] { line += " [\(escaped("\(module)"))]" }
+        if let event = metadata["event"] { line += " \(escaped("\(event)")):" }
+        line += " " + escaped(message)
         for key in metadata.keys.sorted() where key != "module" && key != "event" {
-            line += " " + key + "=" + quoted("\(metadata[key]!)")
+            line += " " + escaped(key) + "=" + quoted("\(metadata[key]!)")
         }
         if let error { line += " error=" + quoted("\(error)") }
         return line + "\n"
@@ -73,7 +76,7 @@ extension StderrLogHandler {
 
     private static func quoted(_ value: String) -> String {
         let needsQuotes = value.isEmpty || value.unicodeScalars.contains {
-            $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || $0.value == 0x7F
+            $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
         }
         guard needsQuotes else { return value }
         var result = "\""
@@ -84,9 +87,34 @@ extension StderrLogHandler {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            default: result.unicodeScalars.append(scalar)
+            default: appendEscaping(scalar, to: &result)
             }
         }
         return result + "\""
+    }
+
+    /// `text` with control characters written as escapes: `\n`, `\r`, `\t`, `\x1b`,
+    /// `\u{85}`. Returned as is (no copy) when it has none.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: appendEscaping(scalar, to: &result)
+            }
+        }
+        return result
+    }
+
+    private static func appendEscaping(_ scalar: Unicode.Scalar, to result: inout String) {
+        switch scalar.value {
+        case 0..<0x20, 0x7F: result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+        case 0x80..<0xA0: result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        default: result.unicodeScalars.append(scalar)
+        }
     }
 }

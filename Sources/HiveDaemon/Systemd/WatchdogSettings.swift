@@ -18,6 +18,15 @@ public struct WatchdogSettings: Sendable, Hashable, CustomStringConvertible {
         self.init(interval: .microseconds(Int64(clamping: microseconds)))
     }
 
+    /// The shortest interval honoured (10 ms): a shorter `WATCHDOG_USEC` (`1` would mean
+    /// a ping every half microsecond, a core spent on pings) is raised to it.
+    public static let minimumInterval: Duration = .milliseconds(10)
+
+    /// These settings with ``interval`` raised to ``minimumInterval`` if below it.
+    public var clamped: WatchdogSettings {
+        interval < Self.minimumInterval ? WatchdogSettings(interval: Self.minimumInterval) : self
+    }
+
     /// How often to ping: half of ``interval``, as sd_watchdog_enabled(3) advises.
     public var pingInterval: Duration { interval / 2 }
 

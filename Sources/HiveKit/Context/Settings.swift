@@ -75,7 +75,7 @@ public struct Settings: Sendable, Hashable {
     public func duration(_ key: String) throws(HiveError) -> Duration? {
         guard let text = try string(key) else { return nil }
         guard let duration = Duration(parsing: text) else {
-            throw error(key, "must be a duration such as 250ms, 5s or 2m, not '\(text)'")
+            throw error(key, "must be a duration such as 250ms, 5s or 2m, not '\(text.abbreviated())'")
         }
         return duration
     }
@@ -135,6 +135,6 @@ public struct Settings: Sendable, Hashable {
     }
 
     private func mismatch(_ key: String, expected: String, found: SettingValue) -> HiveError {
-        error(key, "must be \(expected), not \(found.typeName) '\(found)'")
+        error(key, "must be \(expected), not \(found.typeName) '\("\(found)".abbreviated())'")
     }
 }

@@ -59,7 +59,7 @@ public struct ModuleCatalog: Sendable {
         guard let factory = entries[spec.type]?.factory else {
             throw HiveError(
                 .unknownModuleType, module: spec.name, location: spec.location,
-                "unknown module type '\(spec.type)' (known: \(typeNames.joined(separator: ", ")))")
+                "unknown module type '\(spec.type.abbreviated())' (known: \(typeNames.joined(separator: ", ")))")
         }
         var descriptor = spec.descriptor
         descriptor.settings.owner = spec.name

@@ -62,7 +62,7 @@ import Testing
             _ = try ConfigurationLoader.load(path: "/tmp")
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == "/tmp: cannot read configuration file: Is a directory")
+            #expect(error.description == "/tmp: cannot read configuration file: not a regular file (a directory)")
         }
     }
 

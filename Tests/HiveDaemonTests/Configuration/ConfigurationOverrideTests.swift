@@ -40,8 +40,8 @@ import Testing
         ("HIVED_ENVIRONMENT", "prod", "HIVED_ENVIRONMENT: expected one of development, testing, staging, production; got 'prod'"),
         ("HIVED_LOG_LEVEL", "loud", "HIVED_LOG_LEVEL: expected one of trace, debug, info, notice, warning, error, critical; got 'loud'"),
         ("HIVED_LOG_TARGET", "syslog", "HIVED_LOG_TARGET: expected one of auto, journal, stderr; got 'syslog'"),
-        ("HIVED_BUDGET_EVENT", "soon", "HIVED_BUDGET_EVENT: expected a duration longer than zero such as 250ms, 5s or 2m; got 'soon'"),
-        ("HIVED_BUDGET_STOP", "0s", "HIVED_BUDGET_STOP: expected a duration longer than zero such as 250ms, 5s or 2m; got '0s'"),
+        ("HIVED_BUDGET_EVENT", "soon", "HIVED_BUDGET_EVENT: expected a duration of at least 1ms such as 250ms, 5s or 2m; got 'soon'"),
+        ("HIVED_BUDGET_STOP", "0s", "HIVED_BUDGET_STOP: expected a duration of at least 1ms such as 250ms, 5s or 2m; got '0s'"),
     ])
     func badValuesAreErrorsNamingTheVariable(name: String, value: String, message: String) throws {
         let error = try #require(configurationError(Self.file, environment: [name: value]))

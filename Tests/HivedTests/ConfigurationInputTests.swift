@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// Configuration input that cannot hang or hurt the daemon: FIFOs, half-written files, an
+/// alias bomb, values that would forge log lines.
+@Suite(.serialized) struct ConfigurationInputTests {
+    @Test func aFifoAsTheConfigurationAtStartIsRefusedAtOnce() async throws {
+        let directory = try TestDirectory()
+        let fifo = directory.file("hived.yaml")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let hived = try HivedProcess(["run", "--config", fifo], in: directory)
+        // Were the FIFO opened for reading, hived would wait for a writer, ignoring SIGTERM.
+        _ = try await hived.waitForExit(timeout: .seconds(10))
+        #expect(try await hived.exitStatus() == 78)
+        #expect(hived.stderr.contains("\(fifo): cannot read configuration file: not a regular file (a FIFO)"), "\(hived.stderr)")
+    }
+
+    @Test func aFifoAsTheConfigurationAtReloadIsRejectedWithReady() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", "modules: [{name: a, type: probe, settings: {path: \(events)}}]\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        let ready = try await hived.waitForReady()
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        hived.signal(SIGHUP)
+        let again = try await hived.waitForReady(after: ready + 1, timeout: .seconds(10))
+        let status = try #require(hived.notify?.messages[again])
+        #expect(status.contains("STATUS=reload failed, previous configuration still running: \(path): cannot read configuration file: not a regular file (a FIFO)"), "\(status)")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).events == ["a.setup", "a.init", "a.ready", "a.terminate", "a.teardown"])
+    }
+
+    @Test func truncatedFilesNeverRemoveEveryModule() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let full = """
+            budgets: {event: 5s, stop: 10s}
+            modules:
+              - name: a
+                type: probe
+                settings: {path: \(events)}
+              - name: b
+                type: probe
+                settings: {path: \(events)}
+            signals: {SIGUSR1: "custom:x"}
+
+            """
+        let path = try directory.write("hived.yaml", full)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        var seen = try await hived.waitForReady()
+        var applied = 0
+        var refusedAsEmpty = 0
+        // Every cut of the file, as a reload that caught it half-written would read it.
+        for cut in stride(from: 1, to: full.utf8.count, by: 2) {
+            try directory.write("hived.yaml", String(decoding: Array(full.utf8.prefix(cut)), as: UTF8.self))
+            hived.signal(SIGHUP)
+            seen = try await hived.waitForReady(after: seen + 1, timeout: .seconds(10))
+            let status = try #require(hived.notify?.messages[seen])
+            if status.contains("STATUS=reloaded") { applied += 1 }
+            if status.contains("which would remove every running module") { refusedAsEmpty += 1 }
+        }
+        try directory.write("hived.yaml", full)
+        hived.signal(SIGHUP)
+        try await hived.waitForReady(after: seen + 1)
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(refusedAsEmpty > 0, "cuts right after 'modules:' are refused")
+        // Replay the probe file up to the final stop: some module was always running.
+        let lines = try ProbeFile(path: events).lines
+        let stop = lines.firstIndex { $0.event == "terminate" } ?? lines.endIndex
+        var running: Set<String> = []
+        var emptied = false
+        for line in lines[..<stop] {
+            if line.event == "init" { running.insert(line.module) }
+            if line.event == "teardown" { running.remove(line.module) }
+            if running.isEmpty, line.event == "teardown" { emptied = true }
+        }
+        #expect(!emptied, "no applied reload removed every module (\(applied) cuts applied)")
+    }
+
+    @Test func modulesEmptyOnPurposeRemovesEveryModule() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", "modules: [{name: a, type: probe, settings: {path: \(events)}}]\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        let ready = try await hived.waitForReady()
+        try directory.write("hived.yaml", "modules:\n")
+        hived.signal(SIGHUP)
+        let refused = try await hived.waitForReady(after: ready + 1)
+        #expect(hived.notify?.messages[refused].contains("write `modules: []` if that is meant") == true)
+        try directory.write("hived.yaml", "modules: []\n")
+        hived.signal(SIGHUP)
+        let emptied = try await hived.waitForReady(after: refused + 1)
+        #expect(hived.notify?.messages[emptied].contains("removed a") == true, "\(hived.notify?.messages ?? [])")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(try ProbeFile(path: events).events.suffix(2) == ["a.teardown", "a.unmount"])
+    }
+
+    /// The binary the contract's figures are for: the packaged (static release) build that
+    /// `scripts/test` names in `HIVED_PACKAGED_BINARY`, else this build's debug binary,
+    /// about three times slower.
+    static var measuredBinary: (path: String, timeLimit: Duration) {
+        if let packaged = ProcessInfo.processInfo.environment["HIVED_PACKAGED_BINARY"], !packaged.isEmpty {
+            return (packaged, .seconds(1))
+        }
+        return (HivedProcess.executable.path, .seconds(3))
+    }
+
+    @Test func checkConfigOfAHostileMebibyteTakesUnderASecondAndUnder100MiB() async throws {
+        let directory = try TestDirectory()
+        let (binary, timeLimit) = Self.measuredBinary
+        for keyLength in [100, 40_000] {
+            let path = try directory.write("hostile.yaml", HostileConfiguration.text(bytes: 1 << 20 - 1024, keyLength: keyLength))
+            let run = try MeasuredRun([binary, "check-config", path])
+            #expect(run.status == 78, "the probe refuses the settings' unknown keys: \(run.status)")
+            #expect(run.elapsed < timeLimit, "keys of \(keyLength): \(run.elapsed) (\(binary))")
+            #expect(run.maximumResidentKiB < 100 * 1024, "keys of \(keyLength): \(run.maximumResidentKiB) KiB")
+        }
+    }
+
+    @Test func valuesCannotForgeLogLines() async throws {
+        let directory = try TestDirectory()
+        let forged = #"\n2026-01-01T00:00:00.000Z critical [fake] forged"#
+        let path = try directory.write("hived.yaml", """
+            log: {level: debug}
+            signals: {SIGUSR1: "custom:x\(forged)"}
+            modules:
+              - {name: "a\(forged)", type: echo}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGUSR1)
+        try await Task.sleep(for: .milliseconds(1))
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        let other = try TestDirectory()
+        let badPath = other.file("bad\ndir.yaml")
+        let failing = try HivedProcess(
+            ["run", "--config", badPath], in: other, environment: ["HIVED_LOG_LEVEL": "loud\(forged)"])
+        #expect(try await failing.exitStatus() == 78)
+        for output in [hived.stderr, failing.stderr] {
+            let lines = output.split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z critical [fake]") }, "\(output)")
+        }
+        #expect(hived.stderr.contains(#"[a\n2026-01-01T00:00:00.000Z critical [fake] forged]"#), "\(hived.stderr)")
+        #expect(failing.stderr.contains(#"bad\ndir.yaml"#), "\(failing.stderr)")
+    }
+}
+
+/// A child process run to its end with `posix_spawn` and reaped with `wait4`, for its own
+/// wall time and peak resident memory (`ru_maxrss`).
+struct MeasuredRun {
+    let status: Int32
+    let elapsed: Duration
+    let maximumResidentKiB: Int
+
+    init(_ arguments: [String]) throws {
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let start = ContinuousClock.now
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw TestFailure("posix_spawn \(arguments[0]): \(spawned)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        elapsed = ContinuousClock.now - start
+        self.status = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
+        maximumResidentKiB = usage.ru_maxrss
+    }
+}
