@@ -121,6 +121,21 @@ import Testing
         }
     }
 
+    @Test func aWatchdogOfOneMicrosecondIsRaisedToTenMilliseconds() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", "modules: [{name: a, type: echo}]\n")
+        let hived = try HivedProcess(["run", "--config", path], in: directory, environment: ["WATCHDOG_USEC": "1"])
+        let notify = try #require(hived.notify)
+        try await hived.waitForReady()
+        let before = notify.count(startingWith: "WATCHDOG=1")
+        try await observationWindow(.seconds(1))
+        let pings = notify.count(startingWith: "WATCHDOG=1") - before
+        #expect(pings > 0 && pings <= 250, "a ping every 5 ms at most: \(pings) in a second")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        #expect(hived.stderr.contains("below the floor of 10.0ms"), "\(hived.stderr)")
+    }
+
     @Test func valuesCannotForgeLogLines() async throws {
         let directory = try TestDirectory()
         let forged = #"\n2026-01-01T00:00:00.000Z critical [fake] forged"#
