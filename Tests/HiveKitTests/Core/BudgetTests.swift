@@ -96,10 +96,10 @@ import Testing
         let gate = Mutex(false)
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "after", priority: 1, budget: .milliseconds(100), module: ScriptedModule(recorder, [
+            ModuleRegistration(name: "after", priority: 1, budget: .milliseconds(500), module: ScriptedModule(recorder, [
                 .teardown: .sleep(.seconds(60)),
             ])),
-            ModuleRegistration(name: "wedged", budget: .milliseconds(100), module: ScriptedModule(recorder, [
+            ModuleRegistration(name: "wedged", budget: .milliseconds(500), module: ScriptedModule(recorder, [
                 .terminate: .run { _ in
                     // The body ignores cancellation, so no pool thread waits on the task's
                     // status while the handler blocks.
