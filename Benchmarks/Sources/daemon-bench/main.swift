@@ -6,12 +6,15 @@ import Glibc
 
 // daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules 0,100]
 //              [--runs 20] [--reloads 10] [--callgrind PREFIX]
+// daemon-bench --robustness CHECKS,RELOADS --daemon LABEL=PATH...
 //
 // Measures the C program at PATH (the baseline), the Swift floor (notify-floor, static)
 // and each hived binary with generated configurations of each --modules count of probe
 // modules, round robin, and prints Markdown table rows (scripts/bench prints the header).
 // With --callgrind, runs each of them once under valgrind's callgrind instead (see
 // CallgrindRun) and prints `LABEL<TAB>DUMP AT READY=1<TAB>DUMP OF THE WHOLE RUN` lines.
+// With --robustness, measures only issue 9's figures for each hived binary instead (see
+// RobustnessBenchmarks).
 
 /// The command line, parsed.
 struct Options {
@@ -22,6 +25,8 @@ struct Options {
     var runs = 20
     var reloads = 10
     var callgrind: String?
+    /// check-config runs on the hostile file, and fuzzed reloads; nil: not measured.
+    var robustness: (checks: Int, reloads: Int)?
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -52,12 +57,17 @@ struct Options {
             case "--runs": runs = try number(flag)
             case "--reloads": reloads = try number(flag)
             case "--callgrind": callgrind = try value(flag)
+            case "--robustness":
+                let pair = try value(flag).split(separator: ",").compactMap { Int($0) }
+                guard pair.count == 2, pair.allSatisfy({ $0 > 0 }) else { throw DaemonBenchError("--robustness wants CHECKS,RELOADS") }
+                robustness = (pair[0], pair[1])
             default: throw DaemonBenchError("unknown argument \(flag)")
             }
         }
-        guard !baseline.isEmpty, !daemons.isEmpty else {
+        guard !daemons.isEmpty, !baseline.isEmpty || robustness != nil else {
             throw DaemonBenchError(
-                "usage: daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules N,N…] [--runs N] [--reloads N] [--callgrind PREFIX]")
+                "usage: daemon-bench --baseline PATH [--floor PATH] --daemon LABEL=PATH... [--modules N,N…] [--runs N] [--reloads N] [--callgrind PREFIX]"
+                    + " | daemon-bench --robustness CHECKS,RELOADS --daemon LABEL=PATH...")
         }
     }
 }
@@ -65,6 +75,12 @@ struct Options {
 /// Runs the benchmarks in a scratch directory (configuration files and notify socket)
 /// and prints the rows.
 func runDaemonBenchmarks(_ options: Options, in directory: String) throws {
+    if let robustness = options.robustness {
+        let robust = RobustnessBenchmarks(
+            daemons: options.daemons, directory: directory, checks: robustness.checks, reloads: robustness.reloads)
+        for row in try robust.rows() { row.print() }
+        return
+    }
     var targets = [Target(label: "C (sd_notify)", kind: .c, arguments: [options.baseline])]
     if let floor = options.floor {
         targets.append(Target(label: "Swift floor (static stdlib)", kind: .swiftFloor, arguments: [floor]))
