@@ -53,9 +53,13 @@ final class ControlLoop {
             expireRefusals()
             connections.removeAll { $0.isClosed }
         }
-        for connection in connections { Glibc.close(connection.descriptor) }
+        // Answers the event loop gave just before the stop (a call that finished then) still
+        // go out, as far as each socket takes them without waiting.
+        deliverReplies()
+        for connection in connections where !connection.isClosed { Glibc.close(connection.descriptor) }
         if subscribers > 0 { server.service.subscription.observe(false) }
         Glibc.close(listener)
+        server.markEnded()
     }
 
     private func events(of connection: ControlConnection) -> Int16 {

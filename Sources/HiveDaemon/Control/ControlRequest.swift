@@ -26,3 +26,14 @@ final class ControlRequest: Sendable, Equatable {
 
     static func == (lhs: ControlRequest, rhs: ControlRequest) -> Bool { lhs === rhs }
 }
+
+extension ControlRequest.Action {
+    /// The error that refuses this call, saying why: `ReloadFailed` for `Reload`,
+    /// `EventRefused` for `SendEvent`.
+    func refused(_ message: String) -> VarlinkError {
+        switch self {
+        case .reload: .reloadFailed(module: "", event: "reload", message: message)
+        case .send(let event): .eventRefused(event: "\(event)", message: message)
+        }
+    }
+}

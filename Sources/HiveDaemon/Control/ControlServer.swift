@@ -33,6 +33,9 @@ final class ControlServer: Sendable {
     private let listener: Int32
     private let outbox = Mutex<[(connection: UInt64, bytes: [UInt8])]>([])
     private let stopped = Atomic<Bool>(false)
+    /// Set by the thread as it ends, under `ended`'s mutex.
+    private let hasEnded = Atomic<Bool>(false)
+    private let ended = ThreadCondition()
 
     /// Serves `listener` (from ``ControlSocketFile/listen(at:groupID:)``) on a new thread.
     ///
@@ -74,12 +77,25 @@ final class ControlServer: Sendable {
         }
     }
 
-    /// Closes every connection and the listening socket, ends the thread and removes the
-    /// socket file.
-    func stop() {
+    /// Ends the thread, which sends the replies still owed (as far as each socket takes
+    /// them without waiting) and closes every connection and the listening socket; waits
+    /// for it at most `limit`, then removes the socket file.
+    func stop(waitingAtMost limit: Duration = .milliseconds(100)) {
         stopped.store(true, ordering: .releasing)
         wake.wake()
+        let deadline = MonotonicClock.nanoseconds() &+ limit.nanosecondsClamped
+        ended.withLock {
+            while !hasEnded.load(ordering: .acquiring), MonotonicClock.nanoseconds() < deadline {
+                ended.wait(until: deadline)
+            }
+        }
         ControlSocketFile.removeCreated()
+    }
+
+    /// Called by the thread as it ends.
+    func markEnded() {
+        ended.withLock { hasEnded.store(true, ordering: .releasing) }
+        ended.broadcast()
     }
 
     var isStopped: Bool { stopped.load(ordering: .acquiring) }

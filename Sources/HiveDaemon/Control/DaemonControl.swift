@@ -102,15 +102,22 @@ final class DaemonControl: Sendable {
         }
     }
 
-    /// Queues `action` to the daemon's event loop; its reply goes to `connection`.
+    /// Queues `action` to the daemon's event loop; its reply goes to `connection`. A
+    /// `Reload` joins a reload already waiting (and gets that reload's answer) rather than
+    /// queueing another behind it.
     private func submit(_ action: ControlRequest.Action, connection: UInt64, server: ControlServer) -> Answer {
         let request = ControlRequest(action) { [weak server] reply in server?.reply(reply, to: connection) }
-        guard daemon.inbox.post(.control(request)).isAccepted else {
-            return switch action {
-            case .reload: .error(.reloadFailed(module: "", event: "reload", message: "the daemon is stopping"))
-            case .send(let event): .error(.eventRefused(event: "\(event)", message: "the daemon is stopping"))
-            }
+        let posted = switch action {
+        case .reload: daemon.post(.reload(callers: [request]))
+        case .send: daemon.post(.control(request))
         }
-        return .later
+        switch posted {
+        case .closed:
+            return .error(action.refused(HiveDaemon.stoppingRefusal))
+        case .overflowed:
+            return .error(action.refused("the daemon's queue is full (\(DaemonInbox.capacity) requests waiting); try again"))
+        case .queued, .coalesced, .stopping:
+            return .later
+        }
     }
 }

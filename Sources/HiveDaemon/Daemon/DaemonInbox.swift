@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Requests come out one at a time, in arrival order, except that they coalesce as
 /// ``DaemonRequest/coalescing`` says (a storm of `SIGHUP`s is one reload running plus one
-/// waiting, which still reads the latest file; 20,000 `SIGUSR1`s are one event running
-/// plus one waiting). At most ``capacity`` requests wait; more are dropped and counted,
+/// waiting, which still reads the latest file and answers every control `Reload` that
+/// joined it; 20,000 `SIGUSR1`s are one event running plus one waiting). At most ``capacity`` requests wait; more are dropped and counted,
 /// never fatal. A stop goes before everything still waiting, which is dropped (and
 /// returned to the poster, to log or answer); nothing posted after a stop is taken.
 final class DaemonInbox: Sendable {
@@ -18,7 +18,7 @@ final class DaemonInbox: Sendable {
     enum Posted: Equatable {
         /// Queued, or handed to the waiting event loop.
         case queued
-        /// Merged into, or took the place of, one already waiting.
+        /// Merged into, joined, or took the place of, one already waiting.
         case coalesced
         /// Dropped: ``capacity`` requests already wait.
         case overflowed
@@ -67,6 +67,12 @@ final class DaemonInbox: Sendable {
                 break
             case .mergesWith(let key):
                 if state.waiting.contains(where: { $0.coalescing == .mergesWith(key) }) {
+                    state.coalesced += 1
+                    return (nil, .coalesced)
+                }
+            case .joins(let key):
+                if let index = state.waiting.firstIndex(where: { $0.coalescing == .joins(key) }) {
+                    state.queue[index] = state.queue[index].joined(with: request)
                     state.coalesced += 1
                     return (nil, .coalesced)
                 }

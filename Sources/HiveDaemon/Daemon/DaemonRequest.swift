@@ -8,8 +8,9 @@ import Glibc
 /// A new source of requests adds a case here, says how it coalesces in
 /// ``coalescing``, and handles it in `HiveDaemon.serve`.
 enum DaemonRequest: Sendable, Equatable {
-    /// Re-read the configuration and apply it (`SIGHUP`).
-    case reload
+    /// Re-read the configuration and apply it (`SIGHUP`, or control `Reload` calls, which
+    /// are answered with its outcome).
+    case reload(callers: [ControlRequest])
     /// Deliver `background` (`SIGTSTP`), unless already in the background.
     case suspend
     /// Deliver `foreground` (`SIGCONT`), unless the system sleeps.
@@ -24,8 +25,12 @@ enum DaemonRequest: Sendable, Equatable {
     /// Stop: `terminate`, `teardown`, exit (`SIGTERM`, `SIGINT`; signal 0 for a stop
     /// requested otherwise, see ``HiveDaemon/requestStop(_:failure:)``).
     case stop(signal: Int32)
-    /// A control-socket call that needs the event loop (`Reload`, `SendEvent`).
+    /// A control-socket `SendEvent` call, answered once the event was delivered. (A
+    /// control `Reload` is a ``reload(callers:)``.)
     case control(ControlRequest)
+
+    /// A reload asked for by a signal (nobody waits for its answer).
+    static let signalledReload = DaemonRequest.reload(callers: [])
 
     /// How a request meets one of its kind already waiting in the ``DaemonInbox``.
     enum Coalescing: Equatable {
@@ -33,18 +38,22 @@ enum DaemonRequest: Sendable, Equatable {
         case never
         /// Merges into a waiting request with the same key: it would do the same thing.
         case mergesWith(String)
+        /// Joins a waiting request with the same key: that one does the work and answers
+        /// both callers (``joined(with:)``).
+        case joins(String)
         /// Takes the place of a waiting request with the same key: only the latest counts.
         case replaces(String)
     }
 
-    /// A reload merges into a waiting reload (which reads the latest file anyway); a mapped
+    /// A reload joins a waiting reload (which reads the latest file anyway, and answers
+    /// every control call that joined it); a mapped
     /// signal's event into the same event waiting (Unix does not queue standard signals
     /// either); `SIGTSTP`/`SIGCONT` replace each other, so the latest wanted state wins; a
     /// newer memory pressure reading replaces a waiting one. Sleep transitions are never
     /// merged: each answers logind.
     var coalescing: Coalescing {
         switch self {
-        case .reload: .mergesWith("reload")
+        case .reload: .joins("reload")
         case .suspend, .resume: .replaces("suspend/resume")
         case .memoryPressure: .replaces("memoryPressure")
         case .event(let event, _): .mergesWith("event \(event)")
@@ -52,10 +61,17 @@ enum DaemonRequest: Sendable, Equatable {
         }
     }
 
+    /// This request, with `other`'s callers too: what a request that ``Coalescing/joins(_:)``
+    /// one waiting turns it into.
+    func joined(with other: DaemonRequest) -> DaemonRequest {
+        guard case .reload(let callers) = self, case .reload(let others) = other else { return self }
+        return .reload(callers: callers + others)
+    }
+
     /// How the request reads in a log line: `reload`, `custom:rotate`, `background`.
     var name: String {
         switch self {
-        case .reload: "reload"
+        case .reload(let callers): callers.isEmpty ? "reload" : "control Reload"
         case .suspend: "background"
         case .resume: "foreground"
         case .sleep(let entering): entering ? "sleep" : "wake"

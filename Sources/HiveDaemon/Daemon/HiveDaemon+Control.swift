@@ -23,13 +23,21 @@ extension HiveDaemon {
         return server
     }
 
+    /// Reloads (``reload(_:)``), records it, and answers `callers`, the control `Reload`
+    /// calls that asked for this reload or joined it while it waited.
+    func reload(_ hive: Hive, answering callers: [ControlRequest]) async {
+        let outcome = await reload(hive)
+        HiveMetrics.shared.recordReload(outcome)
+        guard !callers.isEmpty else { return }
+        let reply = Self.reply(to: outcome, path: options.configurationPath)
+        for call in callers { call.complete(reply) }
+    }
+
     /// Runs a control-socket call on the event loop and sends its reply.
     func handle(_ request: ControlRequest, hive: Hive) async {
         switch request.action {
         case .reload:
-            let outcome = await reload(hive)
-            HiveMetrics.shared.recordReload(outcome)
-            request.complete(Self.reply(to: outcome, path: options.configurationPath))
+            await reload(hive, answering: [request])
         case .send(let event):
             do {
                 let report = try await hive.send(event)
@@ -65,7 +73,7 @@ extension HiveDaemon {
             return VarlinkError.reloadFailed(
                 module: error.module ?? "", event: error.event?.description ?? "reload", message: error.message).encoded
         case .skipped:
-            return VarlinkError.reloadFailed(module: "", event: "reload", message: "the daemon is stopping").encoded
+            return ControlRequest.Action.reload.refused(stoppingRefusal).encoded
         }
     }
 }

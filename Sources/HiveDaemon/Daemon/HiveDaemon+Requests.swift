@@ -6,22 +6,44 @@ import Glibc
 extension HiveDaemon {
     /// Queues `request` for the event loop; never blocks, safe from any thread. A stop
     /// starts the stop budget at once and drops the requests still waiting (logged here,
-    /// with how many of each; a control call dropped so is answered "the daemon is
-    /// stopping").
-    func post(_ request: DaemonRequest) {
+    /// with how many of each); the control calls among them are answered "the daemon is
+    /// stopping" at once. Control calls are logged (debug) as queued or joining.
+    @discardableResult
+    func post(_ request: DaemonRequest) -> DaemonInbox.Posted {
         if case .stop = request { armStopDeadline() }
-        guard case .stopping(let dropped) = inbox.post(request), !dropped.isEmpty else { return }
-        for case .control(let call) in dropped { call.complete(Self.stoppingReply(to: call)) }
-        var counts: [(name: String, count: Int)] = []
-        for name in dropped.map(\.name) {
-            if let index = counts.firstIndex(where: { $0.name == name }) {
-                counts[index].count += 1
-            } else {
-                counts.append((name, 1))
+        let posted = inbox.post(request)
+        switch posted {
+        case .stopping(let dropped) where !dropped.isEmpty:
+            for waiting in dropped {
+                for call in Self.callers(of: waiting) { call.complete(call.action.refused(Self.stoppingRefusal).encoded) }
             }
+            var counts: [(name: String, count: Int)] = []
+            for name in dropped.map(\.name) {
+                if let index = counts.firstIndex(where: { $0.name == name }) {
+                    counts[index].count += 1
+                } else {
+                    counts.append((name, 1))
+                }
+            }
+            let summary = counts.map { $0.count == 1 ? $0.name : "\($0.name) ×\($0.count)" }.joined(separator: ", ")
+            logger.info("stopping: dropped \(dropped.count) queued request\(dropped.count == 1 ? "" : "s") that had not started (\(summary))")
+        case .queued where !Self.callers(of: request).isEmpty:
+            logger.debug("\(request.name) queued")
+        case .coalesced where !Self.callers(of: request).isEmpty:
+            logger.debug("\(request.name) joins the reload already waiting")
+        default:
+            break
         }
-        let summary = counts.map { $0.count == 1 ? $0.name : "\($0.name) ×\($0.count)" }.joined(separator: ", ")
-        logger.info("stopping: dropped \(dropped.count) queued request\(dropped.count == 1 ? "" : "s") that had not started (\(summary))")
+        return posted
+    }
+
+    /// The control calls waiting for `request`'s answer.
+    static func callers(of request: DaemonRequest) -> [ControlRequest] {
+        switch request {
+        case .reload(let callers): callers
+        case .control(let call): [call]
+        default: []
+        }
     }
 
     /// Turns a signal into a request for the event loop; runs on the signal thread. Until
@@ -46,18 +68,13 @@ extension HiveDaemon {
     static func request(for signal: Int32, signals: [Int32: HiveEvent]) -> DaemonRequest? {
         switch signal {
         case SIGTERM, SIGINT: .stop(signal: signal)
-        case SIGHUP: .reload
+        case SIGHUP: .signalledReload
         case SIGTSTP: .suspend
         case SIGCONT: .resume
         default: signals[signal].map { .event($0, signal: signal) }
         }
     }
 
-    /// The reply to a control call dropped by a stop.
-    static func stoppingReply(to call: ControlRequest) -> [UInt8] {
-        switch call.action {
-        case .reload: VarlinkError.reloadFailed(module: "", event: "reload", message: "the daemon is stopping").encoded
-        case .send(let event): VarlinkError.eventRefused(event: "\(event)", message: "the daemon is stopping").encoded
-        }
-    }
+    /// Why a control call a stop dropped, or that came after it, is refused.
+    static let stoppingRefusal = "the daemon is stopping"
 }

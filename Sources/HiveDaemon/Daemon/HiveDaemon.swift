@@ -278,8 +278,8 @@ public final class HiveDaemon: Sendable {
                 overflowed = dropped
             }
             switch request {
-            case .reload:
-                HiveMetrics.shared.recordReload(await reload(hive))
+            case .reload(let callers):
+                await reload(hive, answering: callers)
             case .suspend:
                 await setSuspended(true, by: .signal, hive: hive)
             case .resume:
