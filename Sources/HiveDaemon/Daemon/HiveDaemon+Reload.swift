@@ -13,13 +13,13 @@ extension HiveDaemon {
     }
 
     /// Reloads, all or nothing: `RELOADING=1` first, then read and validate the whole
-    /// file, then ``Hive/reload(to:catalog:)`` (prepare, then commit or abort); the
-    /// daemon's own settings (signals, budgets, log level…) change only with a committed
-    /// reload. `READY=1` follows either way, with `STATUS=` saying what changed or, when
-    /// the reload failed, the error (file:line, module, hook, cause) while the previous
-    /// configuration keeps running. Once `STOPPING=1` was sent, a reload still queued is
-    /// skipped. A file that enables no module while modules run is refused unless it says
-    /// `modules: []`.
+    /// file, then ``Hive/reload(to:catalog:refusingToRemoveAll:)`` (prepare, then commit or
+    /// abort); the daemon's own settings (signals, budgets, log level…) change only with a
+    /// committed reload. `READY=1` follows either way, with `STATUS=` saying what changed
+    /// or, when the reload failed, the error (file:line, module, hook, cause) while the
+    /// previous configuration keeps running. Once `STOPPING=1` was sent, a reload still
+    /// queued is skipped. A file that enables no module while modules run is refused in the
+    /// reload's build phase unless it says `modules: []`.
     private func apply(reloadOf hive: Hive) async -> ReloadOutcome {
         let stopping = current.withLock { current in
             if !current.sentStopping { current.isReloading = true }
@@ -39,25 +39,23 @@ extension HiveDaemon {
             rejectReload(error)
             return .invalid(error)
         }
-        let running = hive.activeModuleNames.count
-        if running > 0, configuration.enabledModules.isEmpty, !configuration.declaresNoModules {
-            let error = HiveError(
-                .invalidConfiguration,
-                "\(configuration.path ?? "the configuration"): enables no module, which would remove every running "
-                    + "module (\(running)); write `modules: []` if that is meant (a file caught half-written looks the same)")
-            rejectReload(error)
-            return .invalid(error)
-        }
+        // A file that enables no module is refused in the reload's build phase, unless it
+        // says `modules: []`.
+        let refusal = configuration.declaresNoModules ? nil : HiveError(
+            .invalidConfiguration,
+            "\(configuration.path ?? "the configuration"): enables no module, which would remove every running module; "
+                + "write `modules: []` if that is meant (a file caught half-written looks the same)")
         let summary: ReloadSummary
         do {
-            summary = try await hive.reload(to: configuration.modules, catalog: options.catalog)
+            summary = try await hive.reload(to: configuration.modules, catalog: options.catalog, refusingToRemoveAll: refusal)
         } catch {
             rejectReload(error)
             return .failed(error)
         }
         if let failure = summary.failure {
             rejectReload(failure)
-            return failure.phase == .build && failure.error.location != nil ? .invalid(failure.error) : .failed(failure.error)
+            let isInFile = failure.error.location != nil || failure.error.code == .invalidConfiguration
+            return failure.phase == .build && isInFile ? .invalid(failure.error) : .failed(failure.error)
         }
         var changes: [String] = []
         if hive.defaultBudget != configuration.budgets.event { changes.append("event budget \(configuration.budgets.event.shortDescription)") }

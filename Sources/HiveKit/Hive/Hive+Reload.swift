@@ -17,18 +17,27 @@ extension Hive {
     /// (after validation, before the added modules are set up), so if the reload then
     /// aborts it is not running; ``ReloadFailure/lost`` names it.
     ///
+    /// A list that enables no module while configured modules run removes them all, which
+    /// is what a configuration file caught half-written (cut right after `modules:`) or
+    /// emptied by mistake asks for too: with `refusingToRemoveAll`, such a reload aborts in
+    /// the build phase with that error instead (modules registered in code never count).
+    ///
     /// - Throws: ``HiveError`` only when the reload cannot begin: `.refusedEvent` when the
     ///   hive is not running (or the call comes from one of its hooks), `.cancelled`.
-    public func reload(to specs: [ModuleSpec], catalog: ModuleCatalog) async throws(HiveError) -> ReloadSummary {
+    public func reload(
+        to specs: [ModuleSpec], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError? = nil
+    ) async throws(HiveError) -> ReloadSummary {
         try await takingTurn("reload(to:catalog:)", event: .reload) { () throws(HiveError) in
             let begin = MonotonicClock.nanoseconds()
-            var summary = try await apply(specs, catalog: catalog)
+            var summary = try await apply(specs, catalog: catalog, refusingToRemoveAll: refusal)
             summary.duration = .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
             return summary
         }
     }
 
-    private func apply(_ specs: [ModuleSpec], catalog: ModuleCatalog) async throws(HiveError) -> ReloadSummary {
+    private func apply(
+        _ specs: [ModuleSpec], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError?
+    ) async throws(HiveError) -> ReloadSummary {
         let (phase, current) = state.withLock { ($0.phase, $0.entries) }
         guard phase.isLive else {
             throw HiveError(.refusedEvent, event: .reload, "refused in phase '\(phase)'")
@@ -39,6 +48,10 @@ extension Hive {
             plan = try ReloadPlan(specs, current: current, catalog: catalog)
         } catch {
             summary.failure = ReloadFailure(phase: .build, error: error, rolledBack: [], lost: [])
+            return summary
+        }
+        if let refusal, plan.kept.isEmpty, plan.added.isEmpty, !plan.removed.isEmpty {
+            summary.failure = ReloadFailure(phase: .build, error: refusal, rolledBack: [], lost: [])
             return summary
         }
         let locations = Dictionary(specs.map { ($0.name, $0.location) }, uniquingKeysWith: { first, _ in first })

@@ -205,6 +205,34 @@ import Testing
         await hive.stop()
     }
 
+    /// What a file cut right after `modules:` asks for: removing every configured module.
+    @Test func aReloadRemovingEveryConfiguredModuleIsRefusedWhenTheCallerSaysSo() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder)
+        let names = hive.moduleNames
+        let before = recorder.all
+        let refusal = HiveError(.invalidConfiguration, "enables no module")
+        for specs in [[], [Self.spec("keep", "alpha", enabled: false)]] {
+            let summary = try await hive.reload(to: specs, catalog: catalog, refusingToRemoveAll: refusal)
+            let failure = try #require(summary.failure)
+            #expect(failure.phase == .build)
+            #expect(failure.error.message == "enables no module")
+        }
+        #expect(recorder.all == before, "nothing was delivered")
+        #expect(hive.moduleNames == names)
+        // Keeping one, or adding one, is no emptying; nor is a hive with no configured module.
+        let one = try await hive.reload(to: [Self.spec("keep", "alpha")], catalog: catalog, refusingToRemoveAll: refusal)
+        #expect(one.isApplied)
+        #expect(one.removed == ["drop", "retype"])
+        // Without a refusal, the same list removes them all; modules registered in code stay.
+        let all = try await hive.reload(to: [], catalog: catalog)
+        #expect(all.isApplied)
+        #expect(all.removed == ["keep"])
+        #expect(hive.moduleNames == ["code"])
+        #expect(try await hive.reload(to: [], catalog: catalog, refusingToRemoveAll: refusal).isApplied)
+        await hive.stop()
+    }
+
     @Test func reloadIsRefusedBeforeStart() async throws {
         let hive = try makeHive([])
         let error = await #expect(throws: HiveError.self) {
