@@ -11,6 +11,7 @@ enum BuiltinModules {
         var catalog = ModuleCatalog()
         catalog.register("probe") { descriptor in
             try ProbeModule.validate(descriptor.settings)
+            try ProbeModule.waitUntilBuildable(descriptor)
             return ProbeModule()
         }
         catalog.register("echo") { descriptor in

@@ -195,6 +195,57 @@ import Testing
         #expect(checking.stderr.contains("\(fifo): cannot read configuration file: not a regular file (a FIFO)"))
     }
 
+    @Test func checkConfigStopsOnSigtermAndSigintLikeAnyTool() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        for signal in [SIGTERM, SIGINT] {
+            // Building the probe waits for a file nobody creates: check-config hangs there.
+            let path = try directory.write("hived-\(signal).yaml", """
+                modules: [{name: a\(signal), type: probe, settings: {path: \(events), build_until: \(directory.file("never"))}}]
+                """)
+            let checking = try HivedProcess(["check-config", path], in: directory, notify: false)
+            _ = try await ProbeFile.waitFor(events, "a\(signal) waiting to be built") { $0.module == "a\(signal)" && $0.event == "build" }
+            #expect(checking.process.isRunning, "\(checking.stderr)")
+            checking.signal(signal)
+            #expect(try await checking.exitStatus(timeout: .seconds(5)) == signal)
+            #expect(checking.process.terminationReason == .uncaughtSignal)
+        }
+    }
+
+    @Test func aReloadStuckReadingItsFileWithholdsTheWatchdog() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        // The event budget bounds reading the file; the module itself has time to spare.
+        let text = "budgets: {event: 300ms}\nmodules: [{name: a, type: echo, budget: 30s}]\n"
+        let path = try directory.write("hived.yaml", text)
+        let hived = try HivedProcess(
+            ["run", "--config", path], in: directory, environment: ["WATCHDOG_USEC": "400000"])
+        let notify = try #require(hived.notify)
+        try await hived.waitForReady()
+        try await notify.waitForCount(2, startingWith: "WATCHDOG=1")
+        // Reading the new file builds probe b, which waits for the test (a hung mount would
+        // hold the read the same way).
+        try directory.write("hived.yaml", """
+            budgets: {event: 300ms}
+            modules:
+              - {name: a, type: echo, budget: 30s}
+              - {name: b, type: probe, budget: 30s, settings: {path: \(events), build_until: \(directory.file("release"))}}
+            """)
+        hived.signal(SIGHUP)
+        try await hived.waitForStderr(containing: "has taken longer than the event budget of 300.0ms")
+        // Once the watchdog has seen the stall (it says so), it sends nothing more.
+        try await hived.waitForStderr(containing: "watchdog pings withheld: reading the configuration")
+        let before = notify.count(startingWith: "WATCHDOG=1")
+        try await observationWindow(.milliseconds(1000))  // five ping intervals
+        let during = notify.count(startingWith: "WATCHDOG=1")
+        #expect(during == before, "no pings while the reload waits for its file")
+        directory.release("release")
+        try await notify.waitForCount(during + 2, startingWith: "WATCHDOG=1")
+        #expect(notify.stateMessages.contains { $0.hasPrefix("READY=1") && $0.contains("reloaded") })
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
     @Test func sigtermWhileAnEventHangsExits75WithinTheStopBudget() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")

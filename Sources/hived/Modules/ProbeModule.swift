@@ -30,6 +30,11 @@ import Glibc
 ///   exists, so a test holds a stall open exactly as long as it needs and then releases
 ///   it by creating the file; like `stall_on`, cancellation ends the wait (as when a
 ///   `terminate` or `teardown` past its budget is abandoned).
+/// - `build_until` (path): building the module waits until that file exists, holding its
+///   thread, as a module whose set-up hangs on a stuck mount would; a `build` line is
+///   recorded first when it has to wait. A module is built when a configuration naming
+///   it is checked or read (at start, for a reload, by `check-config`), and when it is
+///   added, so a test holds a configuration read open with it.
 ///
 /// Settings are read at each event, so a reload changes them.
 struct ProbeModule: Module {
@@ -43,8 +48,9 @@ struct ProbeModule: Module {
     /// event names in `fail_on`, `stall_on`, `block_on` and `stall_until`, durations in
     /// `stall_on` and `block_on`, paths in `stall_until`.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on", "stall_until"])
+        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on", "stall_until", "build_until"])
         _ = try settings.string("path")
+        if try settings.string("build_until")?.isEmpty == true { throw settings.error("build_until", "needs a file path") }
         for name in try settings.strings("fail_on") ?? [] { try checkEventName(name, in: "fail_on", settings) }
         for key in ["stall_on", "block_on"] {
             guard let durations = try settings.settings(key) else { continue }
@@ -59,6 +65,23 @@ struct ProbeModule: Module {
                 guard try releases.string(name)?.isEmpty == false else { throw releases.error(name, "needs a file path") }
             }
         }
+    }
+
+    /// Waits until the file `build_until` names exists, holding the calling thread (the
+    /// factory's, which builds the module); records a `build` line first if it must wait.
+    static func waitUntilBuildable(_ descriptor: ModuleDescriptor) throws {
+        guard let release = try descriptor.settings.string("build_until").map(resolve),
+            access(release, F_OK) != 0
+        else { return }
+        if let path = try descriptor.settings.string("path") {
+            var json = JSONLine()
+            json.field("module", descriptor.name)
+            json.field("event", "build")
+            json.object("params", [:])
+            json.raw("ts", timestamp())
+            try append(json.finished(), to: resolve(path))
+        }
+        while access(release, F_OK) != 0 { usleep(5_000) }
     }
 
     private static func checkEventName(_ name: String, in key: String, _ settings: Settings) throws(HiveError) {
@@ -88,7 +111,7 @@ struct ProbeModule: Module {
         let settings = context.settings
         let hook = hook ?? context.event.kind
         if let path = try settings.string("path") {
-            try append(Self.line(for: context, hook: hook), to: Self.resolve(path))
+            try Self.append(Self.line(for: context, hook: hook), to: Self.resolve(path))
         }
         context.logger.debug("\(context.customEventName.map { "received '\($0)'" } ?? "received")")
         let names = hook == .validateReload ? [hook.name] : Self.names(of: context.event)
@@ -161,15 +184,20 @@ struct ProbeModule: Module {
         json.field("event", hook.name)
         if let name = context.customEventName { json.field("name", name) }
         json.object("params", context.parameters)
+        json.raw("ts", timestamp())
+        return json.finished()
+    }
+
+    /// `CLOCK_REALTIME` as `SECONDS.MICROSECONDS`.
+    private static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        json.raw("ts", "\(now.tv_sec).\(String(now.tv_nsec / 1000).leftPadded(to: 6))")
-        return json.finished()
+        return "\(now.tv_sec).\(String(now.tv_nsec / 1000).leftPadded(to: 6))"
     }
 
     /// Appends `line` with one `write` to a file opened `O_APPEND`, so concurrent
     /// writers never interleave within a line.
-    private func append(_ line: String, to path: String) throws {
+    private static func append(_ line: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
