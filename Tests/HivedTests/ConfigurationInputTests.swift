@@ -10,8 +10,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         let hived = try HivedProcess(["run", "--config", fifo], in: directory)
         // Were the FIFO opened for reading, hived would wait for a writer, ignoring SIGTERM.
-        _ = try await hived.waitForExit(timeout: .seconds(10))
-        #expect(try await hived.exitStatus() == 78)
+        #expect(try await hived.exitStatus(timeout: .seconds(10)) == 78)
         #expect(hived.stderr.contains("\(fifo): cannot read configuration file: not a regular file (a FIFO)"), "\(hived.stderr)")
     }
 
