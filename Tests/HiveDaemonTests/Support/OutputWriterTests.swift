@@ -5,14 +5,36 @@ import Synchronization
 import Testing
 
 @Suite struct OutputWriterTests {
-    /// A sink that takes nothing until the test opens it, as a pipe nobody drains.
+    /// A sink that takes nothing until the test lets it (one item at a time, or all), as a
+    /// pipe nobody drains; it counts the items the writer thread has tried to hand it.
     final class GatedSink: Sendable {
         let delivered = Mutex<[String]>([])
         let isOpen = Mutex(false)
+        let permits = Mutex(0)
+        let offered = Atomic<Int>(0)
 
         func deliver(_ item: String) {
-            while !isOpen.withLock({ $0 }) { usleep(1_000) }
+            offered.add(1, ordering: .sequentiallyConsistent)
+            while !isOpen.withLock({ $0 }) {
+                let permitted = permits.withLock { permits in
+                    guard permits > 0 else { return false }
+                    permits -= 1
+                    return true
+                }
+                if permitted { break }
+                usleep(1_000)
+            }
             delivered.withLock { $0.append(item) }
+        }
+
+        /// Waits until the writer thread holds its `count`th item in ``deliver(_:)``: it
+        /// took its batch (when its thread got to run), so the queue holds only what comes
+        /// next.
+        func waitUntilOffered(_ count: Int) {
+            let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
+            while offered.load(ordering: .sequentiallyConsistent) < count, MonotonicClock.nanoseconds() < deadline {
+                usleep(1_000)
+            }
         }
     }
 
@@ -21,28 +43,40 @@ import Testing
         let writer = OutputWriter<String>(
             name: "test-writer", maximumItems: 3, maximumBytes: 1 << 20,
             deliver: { sink.deliver($0) }, dropNotice: { count, _ in "dropped \(count)" })
+        // The writer takes line 0 and waits in the sink; the bound (3) then counts only what
+        // comes after, whenever the writer's thread got to run.
+        #expect(writer.enqueue("line 0", bytes: 8))
+        sink.waitUntilOffered(1)
         let started = MonotonicClock.nanoseconds()
-        var accepted = 0
-        for index in 0..<1_000 where writer.enqueue("line \(index)", bytes: 8) { accepted += 1 }
+        var accepted = 1
+        for index in 1..<1_000 where writer.enqueue("line \(index)", bytes: 8) { accepted += 1 }
         #expect(MonotonicClock.nanoseconds() - started < 5_000_000_000, "enqueue never waits for the sink")
-        #expect(accepted >= 3 && accepted <= 6, "at most twice the bound: \(accepted)")
-        #expect(writer.droppedCount == 1_000 - accepted)
+        #expect(accepted == 4, "the batch being delivered no longer counts: at most twice the bound")
+        #expect(writer.droppedCount == 996)
         #expect(!writer.flush(until: MonotonicClock.nanoseconds() + 10_000_000), "the sink takes nothing yet")
         #expect(writer.backlog() != nil)
+
+        // The sink takes line 0; the writer takes the rest and waits on line 1: a second
+        // run of drops, after lines accepted again, has a notice of its own.
+        sink.permits.withLock { $0 = 1 }
+        sink.waitUntilOffered(2)
+        for index in 1_000..<1_010 where writer.enqueue("line \(index)", bytes: 8) { accepted += 1 }
+        #expect(accepted == 7)
+        #expect(writer.droppedCount == 996 + 7)
 
         sink.isOpen.withLock { $0 = true }
         #expect(writer.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000))
         #expect(writer.backlog() == nil)
         let delivered = sink.delivered.withLock { $0 }
-        // The writer takes its first line whenever its thread gets to run, which frees a
-        // place in the queue: lines may be accepted between drops, and each run of drops
-        // then has a notice of its own, where those lines are missing.
+        // Every accepted line, in order, and each run of drops counted where it happened.
+        #expect(delivered == [
+            "line 0", "line 1", "line 2", "line 3", "dropped 996", "line 1000", "line 1001", "line 1002", "dropped 7",
+        ])
         let lines = delivered.filter { $0.hasPrefix("line ") }
         let notices = delivered.compactMap { $0.hasPrefix("dropped ") ? Int($0.dropFirst(8)) : nil }
         #expect(lines.count == accepted)
         #expect(lines.count + notices.count == delivered.count)
-        #expect(delivered.first == "line 0")
-        #expect(notices.reduce(0, +) == 1_000 - accepted, "every dropped line is counted in a notice")
+        #expect(notices.reduce(0, +) == writer.droppedCount, "every dropped line is counted in a notice")
         #expect(writer.enqueue("after", bytes: 5))
         #expect(writer.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000))
         #expect(sink.delivered.withLock { $0.last } == "after")
@@ -53,9 +87,12 @@ import Testing
         let writer = OutputWriter<String>(
             name: "test-writer", maximumItems: 1_000, maximumBytes: 100,
             deliver: { sink.deliver($0) }, dropNotice: { count, _ in "dropped \(count)" })
+        #expect(writer.enqueue("first", bytes: 5))
+        sink.waitUntilOffered(1)
         var accepted = 0
         for _ in 0..<100 where writer.enqueue(String(repeating: "x", count: 40), bytes: 40) { accepted += 1 }
-        #expect(accepted >= 2 && accepted <= 5)
+        #expect(accepted == 2, "100 bytes hold two 40-byte lines")
+        #expect(writer.droppedCount == 98)
         sink.isOpen.withLock { $0 = true }
         #expect(writer.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000))
     }
