@@ -149,7 +149,8 @@ import Testing
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
         hived.signal(SIGUSR1)
-        try await Task.sleep(for: .milliseconds(1))
+        // The event's name reaches the log (escaped) before the stop.
+        try await hived.waitForStderr(containing: #"SIGUSR1 fires custom:x\n2026-01-01T00:00:00.000Z critical [fake] forged"#)
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
         let other = try TestDirectory()

@@ -29,6 +29,23 @@ import Testing
         #expect(!StderrLogHandler.wantsColors(environment: ["TERM": "dumb"], isTerminal: true))
     }
 
+    /// The colour's escape sequences are the handler's own; those in the text are escaped,
+    /// so no value starts a line of its own or recolours the terminal.
+    @Test func controlCharactersAreEscapedAndColoursStayTheHandlers() {
+        let forged = "x\n2026-01-01T00:00:00.000Z critical [fake] \u{1B}[31mred\u{85}"
+        let line = StderrLogHandler.formatLine(
+            timestamp: nil, level: .warning, message: "got \(forged)",
+            metadata: ["module": "m\(forged)", "event": "custom:\(forged)", "key\n": "\(forged)"], colors: true)
+        #expect(line == "\u{1B}[33mwarning\u{1B}[0m"
+            + #" [mx\n2026-01-01T00:00:00.000Z critical [fake] \x1b[31mred\u{85}]"#
+            + #" custom:x\n2026-01-01T00:00:00.000Z critical [fake] \x1b[31mred\u{85}:"#
+            + #" got x\n2026-01-01T00:00:00.000Z critical [fake] \x1b[31mred\u{85}"#
+            + #" key\n="x\n2026-01-01T00:00:00.000Z critical [fake] \x1b[31mred\u{85}""#
+            + "\n")
+        #expect(line.filter { $0 == "\n" }.count == 1, "one line")
+        #expect(line.unicodeScalars.filter { $0 == "\u{1B}" }.count == 2, "only the level's colour")
+    }
+
     @Test func lineWithoutTimestampModuleOrEvent() {
         #expect(StderrLogHandler.formatLine(timestamp: nil, level: .info, message: "hello", metadata: [:])
             == "info hello\n")
