@@ -80,4 +80,34 @@ extension HivedUnderSystemdTests {
         #expect(logged, "hived ctl reload said it fell back to SIGHUP")
         #expect(try await hived.property("ActiveState") == "active")
     }
+
+    @Test("control: {group: hived}, as the README advises: hived starts, a member of hived is served, others are not")
+    func operatorsInTheControlGroup() async throws {
+        let hived = try hived
+        let container = hived.container
+        try await container.check(["sh", "-c", """
+            id ops-member >/dev/null 2>&1 || useradd --no-create-home --groups hived ops-member
+            id ops-outsider >/dev/null 2>&1 || useradd --no-create-home ops-outsider
+            """])
+        let config = Self.config("""
+              - name: keeper
+                type: probe
+                settings: {path: /var/lib/hived/keeper.jsonl}
+            """) + "\ncontrol: {group: hived}\n"
+        try await hived.prepare(config: config)
+        let start = try await hived.systemctl("start")
+        #expect(start.status == 0, "\(start)")
+        guard start.status == 0 else {
+            let journal = try await container.exec(["journalctl", "-u", HivedFixture.unit, "--no-pager", "-o", "cat", "-n", "5"])
+            Issue.record("hived did not start with control.group hived: \(journal.stdout)")
+            return
+        }
+        let socket = try await container.exec(["stat", "-c", "%a %U %G", "/run/hived/control"])
+        #expect(socket.output == "660 hived hived", "\(socket)")
+        let member = try await container.exec(["runuser", "-u", "ops-member", "--", "hived", "ctl", "status"])
+        #expect(member.status == 0, "\(member)")
+        #expect(member.stdout.contains("keeper"), "\(member)")
+        let outsider = try await container.exec(["runuser", "-u", "ops-outsider", "--", "hived", "ctl", "status"])
+        #expect(outsider.status == 77, "\(outsider)")
+    }
 }

@@ -29,11 +29,13 @@ enum ControlSocketFile {
                 guard address.bind(descriptor) == 0 else { throw ControlSocketError(path, "bind", errno: errno) }
             }
             guard chmod(path, 0o660) == 0 else { throw ControlSocketError(path, "chmod", errno: errno) }
-            if let groupID, chown(path, UInt32.max, groupID) != 0 {
-                throw ControlSocketError(path, "chown to group \(groupID)", errno: errno)
-            }
             var status = stat()
             guard lstat(path, &status) == 0 else { throw ControlSocketError(path, "stat", errno: errno) }
+            // The file has the daemon's group already when control.group is that group (the
+            // packaged unit's `hived`, whose system-call filter refuses chown): no chown then.
+            if let groupID, status.st_gid != groupID, chown(path, UInt32.max, groupID) != 0 {
+                throw ControlSocketError(path, "chown to group \(groupID)", errno: errno)
+            }
             created.withLock { $0 = (path, UInt64(status.st_dev), UInt64(status.st_ino)) }
             atexit { ControlSocketFile.removeCreated() }
             guard Glibc.listen(descriptor, 128) == 0 else { throw ControlSocketError(path, "listen", errno: errno) }
