@@ -53,9 +53,10 @@ final class ControlLoop {
             expireRefusals()
             connections.removeAll { $0.isClosed }
         }
-        // Answers the event loop gave just before the stop (a call that finished then) still
-        // go out, as far as each socket takes them without waiting.
+        // What the event loop handed over last (the stop's own events, a last reply) goes
+        // out before the connections close, as far as their sockets take it now.
         deliverReplies()
+        deliverNotices()
         for connection in connections where !connection.isClosed { Glibc.close(connection.descriptor) }
         if subscribers > 0 { server.service.subscription.observe(false) }
         Glibc.close(listener)

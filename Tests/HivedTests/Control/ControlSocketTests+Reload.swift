@@ -63,6 +63,26 @@ extension ControlSocketTests {
             try await fixture.stop()
         }
 
+        @Test func aSubscriberSeesTheStopToItsLastEvent() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a"])
+            let output = fixture.directory.file("subscriber")
+            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "teardown", output: output)
+            defer { if subscriber.isRunning { subscriber.terminate() } }
+            // Wait until the subscription is live: events sent before it are not streamed.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var live = false
+            while !live, ContinuousClock.now < deadline {
+                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
+                live = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"")
+            }
+            #expect(live, "the subscriber received events")
+            try await fixture.stop()
+            while subscriber.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8)).compactMap { $0["notice"] as? [String: Any] }
+            let delivered = notices.filter { $0["module"] == nil }.compactMap { $0["event"] as? String }
+            #expect(delivered.suffix(2) == ["terminate", "teardown"], "the stop's events reach the subscriber before the socket closes: \(delivered)")
+        }
+
         @Test func subscribeStreamsEveryHandlerAndEventDuringAReload() async throws {
             let fixture = try await ControlFixture.start(modules: ["a", "b"])
             let output = fixture.directory.file("subscriber")
