@@ -15,8 +15,8 @@ enum ExampleCommand {
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let directory = try TestDirectory()
         let (out, err) = (directory.file("stdout"), directory.file("stderr"))
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
