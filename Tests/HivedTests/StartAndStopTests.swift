@@ -89,11 +89,8 @@ import Testing
         #expect(try await hived.exitStatus() == 0)
         let file = try ProbeFile(path: directory.file("events"))
         // store (basic) finishes each event before web (normal, async) or cache receives it.
-        // Today web's hooks start beside store's: a race that web often wins.
-        withKnownIssue("issue #10: levels are not yet barriers for async modules", isIntermittent: true) {
-            for event in ["setup", "init", "ready", "terminate"] {
-                #expect(Self.levels(file, event) == [["store"], ["web", "cache"]], "\(event): \(file.events)")
-            }
+        for event in ["setup", "init", "ready", "terminate"] {
+            #expect(Self.levels(file, event) == [["store"], ["web", "cache"]], "\(event): \(file.events)")
         }
     }
 
