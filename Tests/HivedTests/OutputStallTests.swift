@@ -81,21 +81,7 @@ final class SilentSocket {
 
     init(path: String) throws {
         self.path = path
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else { throw TestFailure("bind \(path): errno \(errno)") }
+        descriptor = try UnixAddress.boundDatagramSocket(path)
     }
 
     deinit { close(descriptor) }

@@ -10,18 +10,7 @@ final class RawControlClient {
     init(_ path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = UnixAddress.with(path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let error = errno
             close(descriptor)

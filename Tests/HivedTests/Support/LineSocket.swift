@@ -7,7 +7,7 @@ enum LineSocket {
     static func listen(at path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
-        let bound = withAddress(path) { bind(fd, $0, $1) }
+        let bound = UnixAddress.with(path) { bind(fd, $0, $1) }
         guard bound == 0, Foundation.listen(fd, 16) == 0 else {
             close(fd)
             throw TestFailure("bind/listen \(path): errno \(errno)")
@@ -21,7 +21,7 @@ enum LineSocket {
         guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard withAddress(path, { Foundation.connect(fd, $0, $1) }) == 0 else {
+        guard UnixAddress.with(path, { Foundation.connect(fd, $0, $1) }) == 0 else {
             let code = errno
             close(fd)
             throw TestFailure("connect \(path): errno \(code)")
@@ -55,18 +55,5 @@ enum LineSocket {
         var info = stat()
         fstat(fd, &info)
         return UInt64(info.st_ino)
-    }
-
-    private static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
     }
 }

@@ -31,17 +31,9 @@ final class NotifySocket: Sendable {
 
     init(directory: String) throws {
         path = directory + "/notify.sock"
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno)!) }
+        descriptor = try UnixAddress.boundDatagramSocket(path)
         var on: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else { throw POSIXError(.init(rawValue: errno)!) }
         let fd = descriptor
         // The reader thread owns the descriptor: it closes it when `deinit`'s shutdown ends
         // its `recvmsg`, so the number cannot be reused (by another test's socket) while
@@ -80,14 +72,9 @@ final class NotifySocket: Sendable {
         let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sender >= 0 else { throw POSIXError(.init(rawValue: errno)!) }
         defer { close(sender) }
-        var address = Self.address(path)
         try await waitUntil("the notify socket to take the drain marker", timeout: timeout) {
-            let sent = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
-                    marker.withCString {
-                        sendto(sender, $0, strlen($0), Int32(MSG_DONTWAIT), target, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
+            let sent = UnixAddress.with(path) { target, length in
+                marker.withCString { sendto(sender, $0, strlen($0), Int32(MSG_DONTWAIT), target, length) }
             }
             guard sent >= 0 else {
                 if errno == EAGAIN || errno == EINTR { return false }
@@ -130,17 +117,6 @@ final class NotifySocket: Sendable {
     /// How many messages so far start with `prefix`.
     func count(startingWith prefix: String) -> Int {
         messages.filter { $0.hasPrefix(prefix) }.count
-    }
-
-    private static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return address
     }
 
     /// Reads one datagram and its `SCM_TIMESTAMPNS` time; nil once the socket is shut down.

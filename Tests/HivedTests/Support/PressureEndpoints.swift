@@ -26,12 +26,7 @@ final class UnixListener: Sendable {
     init(_ path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = UnixAddress.with(path) { bind(fd, $0, $1) }
         guard fd >= 0, bound == 0, listen(fd, 4) == 0 else { throw TestFailure("cannot listen on \(path): errno \(errno)") }
     }
 
