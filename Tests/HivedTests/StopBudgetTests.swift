@@ -25,8 +25,8 @@ import Testing
 
         /// Stops `hived` with `SIGTERM` and times it.
         init(_ hived: HivedProcess, timeout: Duration) async throws {
-            let sent = NotifySocket.realtimeNow()
-            toExit = try await hived.timeExit(after: SIGTERM, timeout: timeout)
+            let (sent, exited) = try await hived.watchExit(after: SIGTERM, timeout: timeout)
+            toExit = exited - sent
             status = try await hived.exitStatus()
             let datagrams = hived.notify?.datagrams ?? []
             toReport = datagrams.last { $0.text.contains("exceeded") }.map { $0.received - sent }

@@ -49,13 +49,21 @@ final class ExitWatch: Sendable {
 }
 
 extension HivedProcess {
-    /// Sends `signal` and returns how long the process took to exit: from just before
-    /// `kill(2)` to the exit as its pidfd showed it (see ``ExitWatch``). Fails, killing the
-    /// process, after `timeout`.
-    func timeExit(after signal: Int32, timeout: Duration) async throws -> Duration {
+    /// Sends `signal` and returns two instants on ``NotifySocket/realtimeNow()``'s clock:
+    /// just before `kill(2)`, and the exit as the process's pidfd showed it (see
+    /// ``ExitWatch``). Measure anything else against `sent` too: the watch's thread starts
+    /// before it, and that takes time on a loaded machine. Fails, killing the process,
+    /// after `timeout`.
+    func watchExit(after signal: Int32, timeout: Duration) async throws -> (sent: Duration, exited: Duration) {
         let watch = try ExitWatch(pid)
         let sent = NotifySocket.realtimeNow()
         self.signal(signal)
-        return try await watch.time(timeout: timeout) - sent
+        return (sent, try await watch.time(timeout: timeout))
+    }
+
+    /// Sends `signal` and returns how long the process took to exit (see ``watchExit(after:timeout:)``).
+    func timeExit(after signal: Int32, timeout: Duration) async throws -> Duration {
+        let (sent, exited) = try await watchExit(after: signal, timeout: timeout)
+        return exited - sent
     }
 }
