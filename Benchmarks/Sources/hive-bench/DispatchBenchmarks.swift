@@ -23,12 +23,13 @@ enum DispatchBenchmarks {
             iterations: 500, aim: "", baseline: sync)
     }
 
-    /// `events` events (plus a tenth as warm-up) to 1,000 sync modules, for
+    /// `events` events (plus a tenth as warm-up) to 1,000 sync (or async) modules, for
     /// `valgrind --tool=callgrind`: two runs with different counts, diffed, give the
     /// instructions per event without start-up.
-    static func profile(events: Int, logger: BenchLogger) async throws {
+    static func profile(events: Int, logger: BenchLogger, isAsync: Bool = false) async throws {
         try await deliver(
-            "profile: 1 event → 1,000 sync modules", modules: noOpRegistrations(1_000),
+            "profile: 1 event → 1,000 \(isAsync ? "async" : "sync") modules",
+            modules: noOpRegistrations(1_000) { _ in isAsync },
             iterations: events, aim: "", logger: logger)
     }
 

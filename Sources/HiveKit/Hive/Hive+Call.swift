@@ -1,5 +1,5 @@
 /// How one hook call ended, and when it ran (`CLOCK_MONOTONIC` nanoseconds).
-struct HookCall {
+struct HookCall: Sendable {
     /// What went wrong, if the hook threw or was abandoned.
     let failure: HiveError?
     let start: UInt64

@@ -132,7 +132,7 @@ extension Hive {
         state.withLock { state in
             var changed: [String] = []
             for item in kept {
-                guard let index = state.index(named: item.entry.name) else { continue }
+                guard let index = state.position(of: item.entry) else { continue }
                 if state.entries[index].descriptor != item.descriptor {
                     state.entries[index].descriptor = item.descriptor
                     changed.append(item.entry.name)

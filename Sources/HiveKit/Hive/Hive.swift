@@ -56,15 +56,43 @@ public final class Hive: Sendable {
         /// Inserts `entry` at its place in the order (a binary search: the entries are
         /// sorted and a new entry has the highest sequence number).
         mutating func insert(_ entry: ModuleEntry) {
-            var low = 0
-            var high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if entries[middle].precedes(entry) { low = middle + 1 } else { high = middle }
-            }
-            entries.insert(entry, at: low)
+            let index = lowerBound(of: entry)
+            if index == entries.count { entries.append(entry) } else { entries.insert(entry, at: index) }
             names.insert(entry.name)
             if entry.descriptor.isAsync { asyncCount += 1 }
+        }
+
+        /// The first index whose entry does not come before `entry` in the order (level,
+        /// then priority, higher first, then sequence): a binary search that reads the
+        /// three fields in place.
+        func lowerBound(of entry: ModuleEntry) -> Int {
+            let (level, priority, sequence) = (entry.descriptor.level, entry.descriptor.priority, entry.sequence)
+            return entries.withUnsafeBufferPointer { buffer in
+                var low = 0
+                var high = buffer.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    let (otherLevel, otherPriority) = (buffer[middle].descriptor.level, buffer[middle].descriptor.priority)
+                    let before =
+                        otherLevel != level ? otherLevel < level
+                        : otherPriority != priority ? otherPriority > priority
+                        : buffer[middle].sequence < sequence
+                    if before { low = middle + 1 } else { high = middle }
+                }
+                return low
+            }
+        }
+
+        /// Where `entry` is in the order, if it is still registered: a binary search by its
+        /// place, or, when a reload has moved it since `entry` was taken, a linear one by
+        /// its sequence number.
+        func position(of entry: ModuleEntry) -> Int? {
+            let sequence = entry.sequence
+            let guess = lowerBound(of: entry)
+            return entries.withUnsafeBufferPointer { buffer in
+                if guess < buffer.count && buffer[guess].sequence == sequence { return guess }
+                return buffer.indices.first { buffer[$0].sequence == sequence }
+            }
         }
 
         /// The smallest budget of any module, the default included, in nanoseconds.
@@ -83,14 +111,10 @@ public final class Hive: Sendable {
             names.remove(name)
         }
 
-        /// Sets the lifecycle of `entry`, if it is still registered (found by its unique
-        /// sequence number).
+        /// Sets the lifecycle of `entry`, if it is still registered (found by its place
+        /// in the order, in O(log n)).
         mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
-            let sequence = entry.sequence
-            let found = entries.withUnsafeBufferPointer { buffer in
-                buffer.indices.first { buffer[$0].sequence == sequence }
-            }
-            guard let index = found else { return }
+            guard let index = position(of: entry) else { return }
             entries[index].lifecycle = lifecycle
         }
     }
