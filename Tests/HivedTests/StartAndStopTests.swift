@@ -94,6 +94,22 @@ import Testing
         }
     }
 
+    @Test func theDaemonsOwnThreadsAreNamedAfterTheFrameworkNotTheDaemon() async throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("hived.yaml", Self.threeProbes(directory))
+        let hived = try HivedProcess(["run", "--config", config], in: directory)
+        try await hived.waitForReady()
+        let tasks = "/proc/\(hived.pid)/task"
+        let names = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap {
+            try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // A daemon of another name built on HiveDaemon runs the same threads.
+        #expect(names.contains("hive-notify"), "\(names)")
+        #expect(!names.contains { $0.hasPrefix("hived-") }, "\(names)")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
     @Test func sigintStopsLikeSigterm() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("hived.yaml", Self.threeProbes(directory))

@@ -49,7 +49,7 @@ final class StopGuard: @unchecked Sendable {
             return !isStarted
         }
         guard first else { return true }
-        return DaemonThread.start(name: "hived-stopguard") { [self] in watch() }
+        return DaemonThread.start(name: "hive-stopguard") { [self] in watch() }
     }
 
     /// Starts the countdown: the process ends by `deadline` (`CLOCK_MONOTONIC` nanoseconds).

@@ -19,7 +19,7 @@ enum JournalWriter {
     }
 
     static let shared = OutputWriter<Entry>(
-        name: "hived-journal", maximumItems: 4096, maximumBytes: 4 << 20,
+        name: "hive-journal", maximumItems: 4096, maximumBytes: 4 << 20,
         deliver: { send($0) },
         dropNotice: { count, first in
             let event = LogEvent(

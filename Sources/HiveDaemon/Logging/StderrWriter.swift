@@ -17,7 +17,7 @@ enum StderrWriter {
     static let maximumLineBytes = 64 * 1024
 
     static let shared = OutputWriter<String>(
-        name: "hived-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
+        name: "hive-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
         deliver: { writeNow($0) },
         dropNotice: { count, _ in "\(count) log line\(count == 1 ? "" : "s") dropped (stderr was not drained)\n" })
 

@@ -10,7 +10,8 @@ enum DaemonThread {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    /// Starts a detached thread named `name` (at most 15 bytes, as `ps -L` shows it) that
+    /// Starts a detached thread named `name` (at most 15 bytes, as `ps -L` shows it; the
+    /// daemon's threads are `hive-…`, whatever the daemon's own name) that
     /// runs `body`. The thread inherits the caller's signal mask: hived's handled signals
     /// stay blocked there. Returns false if the thread could not be created. Wraps
     /// `pthread_create`.

@@ -62,7 +62,7 @@ final class MemoryPressureWatch: Sendable {
                 let skipped = failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"
                 let how = source.kind == .psi && !fromSystemd
                     ? " with trigger '\(String(decoding: source.trigger.dropLast(), as: UTF8.self))'" : ""
-                guard DaemonThread.start(name: "hived-pressure", { watch.run(notice) }) else {
+                guard DaemonThread.start(name: "hive-pressure", { watch.run(notice) }) else {
                     logger.info("memory pressure not watched: no thread to watch \(source.path)")
                     return nil
                 }

@@ -69,7 +69,7 @@ final class SleepWatch: Sendable {
         budgetExpired: @escaping BudgetExpired
     ) -> SleepWatch {
         let watch = SleepWatch(who: who, budget: budget, logger: logger)
-        if !DaemonThread.start(name: "hived-sleep", { watch.run(notice: notice, budgetExpired: budgetExpired) }) {
+        if !DaemonThread.start(name: "hive-sleep", { watch.run(notice: notice, budgetExpired: budgetExpired) }) {
             logger.info("system sleep not followed: no thread for the system bus")
             watch.finish()
         }

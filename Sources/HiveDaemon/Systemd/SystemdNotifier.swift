@@ -65,7 +65,7 @@ public final class SystemdNotifier: Sendable {
     @discardableResult
     public func send(_ message: NotifyMessage) -> Bool {
         guard isEnabled else { return false }
-        if outbox.add(message) { DaemonThread.start(name: "hived-notify") { [self] in drain() } }
+        if outbox.add(message) { DaemonThread.start(name: "hive-notify") { [self] in drain() } }
         return true
     }
 
