@@ -21,7 +21,8 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
         case extendTimeout
     }
 
-    /// The longest `STATUS=` text sent, in UTF-8 bytes; longer text is cut and ends in `…`.
+    /// The longest `STATUS=` assignment sent, `STATUS=` included, in UTF-8 bytes: 1 KiB.
+    /// Longer text is cut and ends in `…`.
     public static let maximumStatusBytes = 1024
 
     /// The datagram's text, exactly as sent, e.g. `READY=1\nSTATUS=running`.
@@ -105,14 +106,15 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     /// The datagram's text.
     public var description: String { text }
 
-    /// `status` with control characters turned into spaces and cut to
-    /// ``maximumStatusBytes`` (ending in `…`).
+    /// `status` with control characters turned into spaces and cut (ending in `…`) so that
+    /// `STATUS=` and it take at most ``maximumStatusBytes``.
     static func sanitized(_ status: String) -> String {
+        let room = maximumStatusBytes - "STATUS=".utf8.count
         let clean = status.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
             ? String(status.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
             : status
-        guard clean.utf8.count > maximumStatusBytes else { return clean }
-        return clean.prefix(utf8Bytes: maximumStatusBytes - 3) + "…"
+        guard clean.utf8.count > room else { return clean }
+        return clean.prefix(utf8Bytes: room - "…".utf8.count) + "…"
     }
 
     private static func microseconds(of duration: Duration) -> UInt64 {
