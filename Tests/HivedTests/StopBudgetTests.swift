@@ -149,6 +149,28 @@ import Testing
         #expect(stop.lastStatus.contains("exceeded while reading the configuration: reading \(path)"), "\(stop.lastStatus)")
         #expect(hived.stderr.contains("exceeded while reading the configuration: reading \(path)"), "the log too")
         #expect(try ProbeFile(path: events).events == ["a.setup", "a.init", "a.ready", "b.build"], "nothing was applied")
+        let states = try #require(hived.notify).stateMessages.filter { !$0.hasPrefix("STATUS=") }
+        #expect(states.last?.hasPrefix("STOPPING=1\nSTATUS=stop budget of 1.0s exceeded") == true,
+            "STOPPING=1, held back for the reload that never ended, goes with the report: \(states)")
+    }
+
+    /// A first read that never ends (a hung mount): the stop budget the daemon knows before
+    /// reading its file (`HIVED_BUDGET_STOP`, else the default) still ends it, naming the file.
+    @Test func aStopWhileTheFirstReadIsStuckEndsIn75NamingTheFile() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let path = try directory.write("hived.yaml", """
+            modules: [{name: b, type: probe, settings: {path: \(events), build_until: \(directory.file("never"))}}]
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory, environment: ["HIVED_BUDGET_STOP": "1s"])
+        _ = try await ProbeFile.waitFor(events, "b waiting to be built") { $0.module == "b" && $0.event == "build" }
+        let stop = try await TimedStop(hived, timeout: .seconds(15))
+        #expect(stop.status == 75)
+        stop.expectWithin(.seconds(1))
+        let states = try #require(hived.notify).stateMessages
+        #expect(states.first { $0.hasPrefix("STOPPING=1") } == "STOPPING=1\nSTATUS=stopping: waiting for the configuration file to be read")
+        #expect(stop.lastStatus.contains("exceeded while reading the configuration: reading \(path)"), "\(stop.lastStatus)")
+        #expect(!states.contains { $0.hasPrefix("READY=1") })
     }
 }
 

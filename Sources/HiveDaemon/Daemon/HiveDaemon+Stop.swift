@@ -68,24 +68,26 @@ extension HiveDaemon {
         if armed.starting { current.withLock { $0.sleepWatch }?.stopWaiting() }
         guard armed.announce else { return }
         let waitingFor: String? =
-            armed.hive == nil ? "the configuration to be read"
-            : armed.starting ? "start-up"
-            : armed.hive!.runningHandlers().isEmpty ? nil : "the current event"
-        notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0) to finish" } ?? Self.stoppingStatus))
+            armed.hive == nil ? "the configuration file to be read"
+            : armed.starting ? "start-up to finish"
+            : armed.hive!.runningHandlers().isEmpty ? nil : "the current event to finish"
+        notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0)" } ?? Self.stoppingStatus))
     }
     /// `STATUS=` with `STOPPING=1` when nothing holds the stop up.
     static let stoppingStatus = "stopping: terminate, then teardown"
 
     /// Logs and reports (`STATUS=`) what held the stop up past its budget: hooks still
     /// running (abandoned ones included), a configuration file being read, notifications
-    /// systemd has not taken. Runs on the stop guard's thread: it takes only short locks.
+    /// systemd has not taken. `STOPPING=1` goes with it if it was held back for a reload
+    /// that never finished. Runs on the stop guard's thread: it takes only short locks.
     func reportStopBudgetExceeded() {
-        let (budget, hive, reading, phase) = current.withLock { current in
+        let (budget, hive, reading, phase, announce) = current.withLock { current in
             let phase =
                 current.readingPath != nil ? "reading the configuration"
                 : current.isStarting ? "starting"
                 : current.isStopping ? "stopping" : "waiting for an event"
-            return (current.stopBudget, current.hive, current.readingPath, phase)
+            defer { current.sentStopping = true }
+            return (current.stopBudget, current.hive, current.readingPath, phase, !current.sentStopping)
         }
         var stuck: [String] = []
         if let hive {
@@ -97,7 +99,7 @@ extension HiveDaemon {
         let status = "stop budget of \(budget.shortDescription) exceeded while \(phase)"
             + (stuck.isEmpty ? "" : ": \(stuck.joined(separator: "; "))")
         logger.critical("\(status)")
-        notifier.send(.status(status))
+        notifier.send(announce ? .stopping(status: status) : .status(status))
     }
 
     /// Ends the process with `status`, once systemd has taken every notification queued
