@@ -49,4 +49,25 @@ import Testing
             }
         }
     }
+
+    /// At info level a start says one thing when ready, in issue 10's words:
+    /// `started 7 modules in 12.3 ms; slowest: store init 8.1 ms`.
+    @Test func startSaysOneLineInMilliseconds() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", """
+            modules:
+              - {name: store, type: probe, level: basic, settings: {stall_on: {init: 20ms}}}
+              - {name: api, type: probe}
+            """)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+        let started = hived.stderr.split(separator: "\n").filter { $0.contains(" started ") }
+        #expect(started.count == 1, "\(hived.stderr)")
+        let line = try #require(started.first)
+        let match = line.firstMatch(of: /started 2 modules in ([0-9]+\.[0-9]+) ms; slowest: store init ([0-9]+\.[0-9]+) ms$/)
+        #expect(match != nil, "\(line)")
+        if let match { #expect(Double(match.2)! >= 20, "the stalled init is the slowest: \(line)") }
+    }
 }

@@ -312,17 +312,24 @@ public final class HiveDaemon: Sendable {
         }
     }
 
-    /// `started 7 modules in 12.3ms; slowest: store init 8.1ms`: the info line at
-    /// `READY=1`, timed from `start` (when the daemon began).
+    /// `started 7 modules in 12.3 ms; slowest: store init 8.1 ms`: the info line at
+    /// `READY=1`, timed from `start` (when the daemon began), always in milliseconds.
     static func startedLine(_ hive: Hive, since start: UInt64) -> String {
         let count = hive.activeModuleNames.count
-        let took = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- start)).shortDescription
+        let took = milliseconds(.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- start)))
         var line = "started \(count) module\(count == 1 ? "" : "s") in \(took)"
         let calls = hive.profile.startup.phases.flatMap { $0.sync + $0.async }
         if let slowest = calls.max(by: { $0.duration < $1.duration }) {
-            line += "; slowest: \(slowest.module) \(slowest.event) \(slowest.duration.shortDescription)"
+            line += "; slowest: \(slowest.module) \(slowest.event) \(milliseconds(slowest.duration))"
         }
         return line
+    }
+
+    /// `12.3 ms`, `0.13 ms` (two decimals below a millisecond), `2041.7 ms`.
+    static func milliseconds(_ duration: Duration) -> String {
+        let milliseconds = Double(duration.nanosecondsClamped) / 1e6
+        let places = milliseconds < 1 ? 100.0 : 10.0
+        return "\((milliseconds * places).rounded() / places) ms"
     }
 
     func runningStatus(_ hive: Hive) -> String {
