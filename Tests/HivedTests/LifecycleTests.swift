@@ -55,7 +55,9 @@ import Testing
         _ = try await ProbeFile.waitFor(events, "a.background") { $0.event == "background" }
         let status = try await Self.reload(hived, directory, to: "modules:\n\(Self.probe("a", events))\n\(Self.probe("b", events))\n")
         #expect(status.contains("added b"), "\(status)")
-        #expect(try ProbeFile(path: events).lines.filter { $0.module == "b" }.map(\.event) == ["setup", "init", "ready", "background"])
+        let joined = try ProbeFile(path: events).lines.filter { $0.module == "b" }
+        #expect(joined.map(\.event) == ["setup", "init", "ready", "background"])
+        #expect(joined.last?.params == ["reason": "signal"], "the background that suspended the daemon, with its reason")
         try await hived.deliver(SIGCONT)
         _ = try await ProbeFile.waitFor(events, "b.foreground") { $0.module == "b" && $0.event == "foreground" }
         hived.signal(SIGTERM)

@@ -71,6 +71,7 @@ extension Hive {
         state.withLock { state in
             state.phase = next
             state.delivered[Int(kind.rawValue)] += 1
+            if kind == .background { state.suspendedBy = event }
         }
         if observed { observers.eventDelivered(report, phase: next, since: begin) }
         return report

@@ -21,11 +21,12 @@ extension Hive {
     }
 
     /// Brings initialized modules to the hive's `phase`: `ready` if the hive got it, then
-    /// `background` if it is suspended. A throw is logged and reported, as for any event.
+    /// `background` (with the parameters of the one that suspended the hive, e.g. its
+    /// `reason`) if it is suspended. A throw is logged and reported, as for any event.
     func catchUp(_ entries: [ModuleEntry], to phase: HivePhase) async -> [HiveError] {
         let events: [HiveEvent] = switch phase {
         case .running: [.ready]
-        case .suspended: [.ready, .background]
+        case .suspended: [.ready, state.withLock { $0.suspendedBy }]
         default: []
         }
         var failures: [HiveError] = []

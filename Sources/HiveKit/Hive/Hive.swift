@@ -36,6 +36,9 @@ public final class Hive: Sendable {
         var defaultBudget: Duration
         /// Events delivered, by `EventKind.rawValue`.
         var delivered = [Int](repeating: 0, count: EventKind.allCases.count)
+        /// The `background` that suspended the hive (its parameters, e.g. `reason`), for the
+        /// modules that join while it is suspended.
+        var suspendedBy: HiveEvent = .background
 
         // Entries are searched through a buffer pointer, reading one field in place:
         // iterating them (`first(where:)`, even `entries[i].name`) copies whole entries,

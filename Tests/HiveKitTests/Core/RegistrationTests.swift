@@ -24,9 +24,13 @@ import Testing
         let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
         try await hive.start()
         try await hive.send(.ready)
-        try await hive.send(.background)
-        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        try await hive.send(.background(params: ["reason": "sleep"]))
+        let seen = Recorder()
+        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [
+            .background: .run { context in seen.append(context.parameters["reason"] ?? "none") },
+        ])))
         #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.ready", "late.background"])
+        #expect(seen.all == ["sleep"], "the background that suspended the hive, with its parameters")
         try await hive.send(.foreground)
         #expect(recorder.modules(for: "foreground") == ["a", "late"])
         await hive.stop()
