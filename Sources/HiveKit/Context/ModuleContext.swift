@@ -3,27 +3,28 @@ import Logging
 /// What a module's hook is given (BeeHive's `BHContext`): the environment, the
 /// module's own settings, the event being delivered, a logger, and the hive.
 public struct ModuleContext: Sendable {
-    /// The name the module is registered under.
-    public let moduleName: String
+    /// The module as registered when the event was delivered: name, settings, logger.
+    private let registered: RegisteredModule
     /// The event being delivered.
     public let event: HiveEvent
-    /// development, testing, staging or production.
-    public let environment: HiveEnvironment
-    /// The module's own settings (after a reload, the new ones).
-    public let settings: Settings
-    /// The module's logger: `module` metadata, and `event` for the event the hive
-    /// delivers when a line is logged (none between events). Hand it to route, action and
-    /// service handlers and background tasks: their lines tell the truth about both.
-    public let logger: Logger
     /// The hive the module is registered in: module lookup, services, routes, actions.
     public let hive: Hive
 
+    /// The name the module is registered under.
+    public var moduleName: String { registered.descriptor.name }
+    /// development, testing, staging or production.
+    public var environment: HiveEnvironment { hive.environment }
+    /// The module's own settings (after a reload, the new ones).
+    public var settings: Settings { registered.descriptor.settings }
+    /// The module's logger: `module` metadata, and `event` for the event the hive
+    /// delivers when a line is logged (none between events). Hand it to route, action and
+    /// service handlers and background tasks: their lines tell the truth about both.
+    public var logger: Logger { registered.logger }
+
+    /// Made for every hook call: three references, whatever the module's settings hold.
     init(entry: ModuleEntry, event: HiveEvent, hive: Hive) {
-        self.moduleName = entry.descriptor.name
+        self.registered = entry.registered
         self.event = event
-        self.environment = hive.environment
-        self.settings = entry.settings
-        self.logger = entry.logger
         self.hive = hive
     }
 

@@ -1,8 +1,12 @@
 import Logging
 
-/// A registered module as the hive keeps it: descriptor, instance, logger, place in the
-/// order and lifecycle. A value: the hive swaps whole entries under its lock, so an
-/// event's snapshot of them never changes while it is being delivered.
+/// A registered module as the hive keeps it: what it is (``RegisteredModule``, one
+/// reference) and where it is in its lifecycle. A value: the hive swaps whole entries under
+/// its lock, so an event's snapshot of them never changes while it is being delivered.
+///
+/// One reference, so that copying an entry — the fan-out does it for every module at every
+/// event — retains one object instead of every string, dictionary and box a descriptor and
+/// a logger hold (with 100,000 modules, each of those a cache miss of its own).
 struct ModuleEntry: Sendable {
     /// Where a module is in its own lifecycle.
     enum Lifecycle: Sendable, Hashable {
@@ -18,15 +22,7 @@ struct ModuleEntry: Sendable {
         case tornDown
     }
 
-    var descriptor: ModuleDescriptor
-    let module: any Module
-    /// The catalog type that built it, or `nil` for a module registered in code (which
-    /// a configuration reload never removes).
-    let type: String?
-    /// Registration sequence number: the last key of the order.
-    let sequence: Int
-    let logger: Logger
-    let runtime: ModuleRuntime
+    private(set) var registered: RegisteredModule
     var lifecycle: Lifecycle = .registered
 
     init(
@@ -35,25 +31,38 @@ struct ModuleEntry: Sendable {
     ) {
         var descriptor = registration.descriptor
         descriptor.settings.owner = descriptor.name
-        self.descriptor = descriptor
-        self.module = registration.module
-        self.type = type
-        self.sequence = sequence
         let name = descriptor.name
-        self.logger = Logger(label: baseLogger.label) { _ in
-            ModuleLogHandler(baseLogger.handler, module: name, currentEvent: currentEvent)
-        }
-        self.runtime = ModuleRuntime()
+        registered = RegisteredModule(
+            descriptor: descriptor, module: registration.module, type: type, sequence: sequence,
+            logger: Logger(label: baseLogger.label) { _ in
+                ModuleLogHandler(baseLogger.handler, module: name, currentEvent: currentEvent)
+            },
+            runtime: ModuleRuntime())
     }
 
-    var name: String { descriptor.name }
-    var settings: Settings { descriptor.settings }
+    /// The module's descriptor; setting it (a reload's new settings, priority or budget)
+    /// keeps the instance, logger, runtime and place in the registration order.
+    var descriptor: ModuleDescriptor {
+        get { registered.descriptor }
+        set { registered = registered.replacing(newValue) }
+    }
+    var module: any Module { registered.module }
+    /// The catalog type that built it, or `nil` for a module registered in code (which
+    /// a configuration reload never removes).
+    var type: String? { registered.type }
+    /// Registration sequence number: the last key of the order.
+    var sequence: Int { registered.sequence }
+    var logger: Logger { registered.logger }
+    var runtime: ModuleRuntime { registered.runtime }
+    var name: String { registered.descriptor.name }
+    var settings: Settings { registered.descriptor.settings }
 
     /// Whether `self` comes before `other`: level, then priority (higher first), then
     /// registration order.
     func precedes(_ other: ModuleEntry) -> Bool {
-        if descriptor.level != other.descriptor.level { return descriptor.level < other.descriptor.level }
-        if descriptor.priority != other.descriptor.priority { return descriptor.priority > other.descriptor.priority }
+        let (mine, theirs) = (registered.descriptor, other.registered.descriptor)
+        if mine.level != theirs.level { return mine.level < theirs.level }
+        if mine.priority != theirs.priority { return mine.priority > theirs.priority }
         return sequence < other.sequence
     }
 }
