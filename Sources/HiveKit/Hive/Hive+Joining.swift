@@ -12,7 +12,7 @@ extension Hive {
     /// - Returns: the first failure; the module whose hook failed receives nothing more,
     ///   and the others stay as far as they got, for the caller to take down.
     func bringUp(_ entries: [ModuleEntry]) async -> HiveError? {
-        let hasAsync = entries.contains { $0.descriptor.isAsync }
+        let hasAsync = entries.contains { $0.isAsync }
         for event in [HiveEvent.setup, .`init`] {
             let (failure, _) = await runStartPhase(event, refreshed(entries), hasAsync: hasAsync)
             if let failure { return failure }
@@ -30,7 +30,7 @@ extension Hive {
         default: []
         }
         var failures: [HiveError] = []
-        let hasAsync = entries.contains { $0.descriptor.isAsync }
+        let hasAsync = entries.contains { $0.isAsync }
         for event in events {
             _ = await fanOut(
                 event, hook: event.kind, to: refreshed(entries), hasAsync: hasAsync,
@@ -53,7 +53,7 @@ extension Hive {
             if let failure = call.failure { failures.append(failure) }
         }
         let current = refreshed(entries)
-        let hasAsync = current.contains { $0.descriptor.isAsync }
+        let hasAsync = current.contains { $0.isAsync }
         _ = await fanOut(.terminate, hook: .terminate, to: current, hasAsync: hasAsync, where: { $0.lifecycle == .active }, finished: collect)
         var tornDown = Set<String>()
         _ = await fanOutInReverse(

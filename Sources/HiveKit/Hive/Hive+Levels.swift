@@ -45,20 +45,20 @@ extension Hive {
         var first = entries.startIndex
         var failed = false
         while first < entries.endIndex && !failed {
-            let level = entries[first].descriptor.level
+            let level = entries[first].level
             var end = first + 1
-            while end < entries.endIndex && entries[end].descriptor.level == level { end += 1 }
+            while end < entries.endIndex && entries[end].level == level { end += 1 }
             let asyncCalls = AsyncCalls()
             // The level's barrier: the group returns once its async calls have.
             await withDiscardingTaskGroup { group in
-                for index in first..<end where entries[index].descriptor.isAsync && takesPart(entries[index]) {
+                for index in first..<end where entries[index].isAsync && takesPart(entries[index]) {
                     called += 1
                     let entry = entries[index]
                     group.addTask {
                         asyncCalls.append(index, await self.call(entry, event, hook: kind, abandoning: abandoning))
                     }
                 }
-                for index in first..<end where !entries[index].descriptor.isAsync && takesPart(entries[index]) {
+                for index in first..<end where !entries[index].isAsync && takesPart(entries[index]) {
                     called += 1
                     let result = await call(entries[index], event, hook: kind, abandoning: abandoning)
                     finished(entries[index], result)

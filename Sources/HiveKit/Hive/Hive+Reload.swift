@@ -118,7 +118,7 @@ extension Hive {
         guard !candidates.isEmpty else { return nil }
         var refusal: HiveError?
         _ = await fanOut(
-            .reload, hook: .validateReload, to: candidates, hasAsync: candidates.contains { $0.descriptor.isAsync },
+            .reload, hook: .validateReload, to: candidates, hasAsync: candidates.contains { $0.isAsync },
             stopAtFailure: true, where: { $0.lifecycle == .active }
         ) { _, call in
             if refusal == nil { refusal = call.failure }
@@ -139,7 +139,7 @@ extension Hive {
                 }
             }
             state.entries.sort { $0.precedes($1) }
-            state.asyncCount = state.entries.count { $0.descriptor.isAsync }
+            state.asyncCount = state.entries.count { $0.isAsync }
             minimumBudget.store(state.minimumBudget, ordering: .relaxed)
             return changed
         }

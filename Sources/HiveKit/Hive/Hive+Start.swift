@@ -83,8 +83,8 @@ extension Hive {
             if firstFailure == nil { firstFailure = call.failure }
             let timing = HandlerTiming(
                 module: entry.name, event: event.kind, duration: call.duration,
-                outcome: call.failure == nil ? .succeeded : .failed, level: entry.descriptor.level)
-            if entry.descriptor.isAsync { asyncTimings.append(timing) } else { syncTimings.append(timing) }
+                outcome: call.failure == nil ? .succeeded : .failed, level: entry.level)
+            if entry.isAsync { asyncTimings.append(timing) } else { syncTimings.append(timing) }
         }
         if observers.isActive {
             let timings = syncTimings + asyncTimings

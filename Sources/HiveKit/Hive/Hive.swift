@@ -62,20 +62,20 @@ public final class Hive: Sendable {
             let index = lowerBound(of: entry)
             if index == entries.count { entries.append(entry) } else { entries.insert(entry, at: index) }
             names.insert(entry.name)
-            if entry.descriptor.isAsync { asyncCount += 1 }
+            if entry.isAsync { asyncCount += 1 }
         }
 
         /// The first index whose entry does not come before `entry` in the order (level,
         /// then priority, higher first, then sequence): a binary search that reads the
         /// three fields in place.
         func lowerBound(of entry: ModuleEntry) -> Int {
-            let (level, priority, sequence) = (entry.descriptor.level, entry.descriptor.priority, entry.sequence)
+            let (level, priority, sequence) = (entry.level, entry.priority, entry.sequence)
             return entries.withUnsafeBufferPointer { buffer in
                 var low = 0
                 var high = buffer.count
                 while low < high {
                     let middle = (low + high) / 2
-                    let (otherLevel, otherPriority) = (buffer[middle].descriptor.level, buffer[middle].descriptor.priority)
+                    let (otherLevel, otherPriority) = (buffer[middle].level, buffer[middle].priority)
                     let before =
                         otherLevel != level ? otherLevel < level
                         : otherPriority != priority ? otherPriority > priority
@@ -109,7 +109,7 @@ public final class Hive: Sendable {
 
         mutating func remove(named name: String) {
             guard let index = index(named: name) else { return }
-            if entries[index].descriptor.isAsync { asyncCount -= 1 }
+            if entries[index].isAsync { asyncCount -= 1 }
             entries.remove(at: index)
             names.remove(name)
         }

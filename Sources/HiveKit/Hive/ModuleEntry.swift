@@ -24,6 +24,13 @@ struct ModuleEntry: Sendable {
 
     private(set) var registered: RegisteredModule
     var lifecycle: Lifecycle = .registered
+    // The keys of the order and the async flag, kept beside the reference: placing an
+    // entry and fanning out read them without following it.
+    private(set) var level: ModuleLevel
+    private(set) var priority: Int
+    private(set) var isAsync: Bool
+    /// Registration sequence number: the last key of the order.
+    let sequence: Int
 
     init(
         _ registration: ModuleRegistration, type: String?, sequence: Int, baseLogger: Logger,
@@ -32,8 +39,9 @@ struct ModuleEntry: Sendable {
         var descriptor = registration.descriptor
         descriptor.settings.owner = descriptor.name
         let name = descriptor.name
+        (level, priority, isAsync, self.sequence) = (descriptor.level, descriptor.priority, descriptor.isAsync, sequence)
         registered = RegisteredModule(
-            descriptor: descriptor, module: registration.module, type: type, sequence: sequence,
+            descriptor: descriptor, module: registration.module, type: type,
             logger: Logger(label: baseLogger.label) { _ in
                 ModuleLogHandler(baseLogger.handler, module: name, currentEvent: currentEvent)
             },
@@ -44,14 +52,15 @@ struct ModuleEntry: Sendable {
     /// keeps the instance, logger, runtime and place in the registration order.
     var descriptor: ModuleDescriptor {
         get { registered.descriptor }
-        set { registered = registered.replacing(newValue) }
+        set {
+            registered = registered.replacing(newValue)
+            (level, priority, isAsync) = (newValue.level, newValue.priority, newValue.isAsync)
+        }
     }
     var module: any Module { registered.module }
     /// The catalog type that built it, or `nil` for a module registered in code (which
     /// a configuration reload never removes).
     var type: String? { registered.type }
-    /// Registration sequence number: the last key of the order.
-    var sequence: Int { registered.sequence }
     var logger: Logger { registered.logger }
     var runtime: ModuleRuntime { registered.runtime }
     var name: String { registered.descriptor.name }
@@ -60,9 +69,8 @@ struct ModuleEntry: Sendable {
     /// Whether `self` comes before `other`: level, then priority (higher first), then
     /// registration order.
     func precedes(_ other: ModuleEntry) -> Bool {
-        let (mine, theirs) = (registered.descriptor, other.registered.descriptor)
-        if mine.level != theirs.level { return mine.level < theirs.level }
-        if mine.priority != theirs.priority { return mine.priority > theirs.priority }
+        if level != other.level { return level < other.level }
+        if priority != other.priority { return priority > other.priority }
         return sequence < other.sequence
     }
 }

@@ -1,7 +1,7 @@
 import Logging
 
-/// What a ``ModuleEntry`` refers to: a registered module's descriptor, instance, logger,
-/// runtime and registration number. Immutable: new settings make a new one
+/// What a ``ModuleEntry`` refers to: a registered module's descriptor, instance, logger
+/// and runtime. Immutable: new settings make a new one
 /// (``replacing(_:)``), so an event's snapshot and the contexts made from it keep the
 /// settings they were delivered with.
 final class RegisteredModule: Sendable {
@@ -9,19 +9,16 @@ final class RegisteredModule: Sendable {
     let module: any Module
     /// The catalog type that built it, or `nil` for a module registered in code.
     let type: String?
-    /// Registration sequence number: the last key of the order.
-    let sequence: Int
     let logger: Logger
     let runtime: ModuleRuntime
 
     init(
-        descriptor: ModuleDescriptor, module: any Module, type: String?, sequence: Int, logger: Logger,
+        descriptor: ModuleDescriptor, module: any Module, type: String?, logger: Logger,
         runtime: ModuleRuntime
     ) {
         self.descriptor = descriptor
         self.module = module
         self.type = type
-        self.sequence = sequence
         self.logger = logger
         self.runtime = runtime
     }
@@ -29,6 +26,6 @@ final class RegisteredModule: Sendable {
     /// The same module with `descriptor` instead of its own.
     func replacing(_ descriptor: ModuleDescriptor) -> RegisteredModule {
         RegisteredModule(
-            descriptor: descriptor, module: module, type: type, sequence: sequence, logger: logger, runtime: runtime)
+            descriptor: descriptor, module: module, type: type, logger: logger, runtime: runtime)
     }
 }

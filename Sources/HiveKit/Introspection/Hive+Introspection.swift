@@ -4,8 +4,8 @@ extension Hive {
         state.withLock { state in
             state.entries.map { entry in
                 ModuleStatus(
-                    name: entry.name, type: entry.type, level: entry.descriptor.level,
-                    priority: entry.descriptor.priority, isAsync: entry.descriptor.isAsync,
+                    name: entry.name, type: entry.type, level: entry.level,
+                    priority: entry.priority, isAsync: entry.isAsync,
                     state: entry.lifecycle.state)
             }
         }

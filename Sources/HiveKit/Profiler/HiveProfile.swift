@@ -56,8 +56,8 @@ extension Hive {
                 events[kind] = stats[Int(kind.rawValue)]
             }
             return HiveProfile.Module(
-                name: entry.name, level: entry.descriptor.level, priority: entry.descriptor.priority,
-                isAsync: entry.descriptor.isAsync, events: events, calls: callStats(ownedBy: entry.name))
+                name: entry.name, level: entry.level, priority: entry.priority,
+                isAsync: entry.isAsync, events: events, calls: callStats(ownedBy: entry.name))
         }
         return HiveProfile(modules: modules, startup: startup)
     }
