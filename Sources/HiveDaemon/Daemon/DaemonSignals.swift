@@ -14,8 +14,9 @@ public enum DaemonSignals {
     /// Signals left to the kernel: uncatchable ones, synchronous faults (so crashes still
     /// crash), `SIGABRT`, `SIGCHLD`, `SIGPROF` (the Swift runtime's crash handler suspends
     /// threads with it; its default action ends the process) and glibc's internal
-    /// real-time signals.
-    static let unhandled: Set<Int32> = [
+    /// real-time signals. (An array: a `Set<Int32>` here cost every start a scan of the
+    /// binary's conformance records, for `Int32: Hashable`.)
+    static let unhandled: [Int32] = [
         SIGKILL, SIGSTOP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT, SIGCHLD, SIGPROF,
     ]
 

@@ -239,19 +239,18 @@ public final class HiveDaemon: Sendable {
         if !current.withLock({ $0.sentStopping }) {
             notifier.send(.status("starting \(count) module\(count == 1 ? "" : "s")"))
         }
-        let result: Result<Void, HiveError>
+        var failure: HiveError?
         do {
             try await hive.start()
             await current.withLock({ $0.sleepWatch })?.waitUntilSettled(within: SleepWatch.settleTimeout)
-            result = .success(())
         } catch {
-            result = .failure(error)
+            failure = error
         }
         let stopRequested = current.withLock { current in
             current.isStarting = false
             return current.stopRequestedWhileStarting
         }
-        if case .failure(let error) = result {
+        if let error = failure {
             logger.critical("start failed: \(error.logMessage)", metadata: error.logMetadata)
             let status = "failed: \(error)"
             notifier.send(error.errnoValue.map { .errno($0, status: status) } ?? .status(status))

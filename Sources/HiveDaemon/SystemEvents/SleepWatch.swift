@@ -80,11 +80,10 @@ final class SleepWatch: Sendable {
     /// `timeout`, or until ``stopWaiting()``. Returns whether the lock is held.
     @discardableResult
     func waitUntilSettled(within timeout: Duration) async -> Bool {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { stopWaiting() }
-        }
-        defer { timer.cancel() }
+        // The process's deadline timer, not a sleeping task: nothing for the cooperative
+        // pool to schedule before `READY=1`.
+        let timer = DeadlineTimer.shared.run(after: timeout) { [self] in stopWaiting() }
+        defer { DeadlineTimer.shared.cancel(timer) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let settled = state.withLock { state in
                 if !state.settled { state.waiters.append(continuation) }

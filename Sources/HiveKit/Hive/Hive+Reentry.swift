@@ -31,14 +31,17 @@ extension Hive {
             gate.release()
         }
         let mark = HookMark(turn: turn, task: TaskKey.current, module: nil)
-        let result: Result<T, HiveError> = await HookMark.$current.withValue(mark) {
+        let outcome: TurnOutcome<T> = await HookMark.$current.withValue(mark) {
             do throws(HiveError) {
-                return .success(try await body())
+                return .returned(try await body())
             } catch {
-                return .failure(error)
+                return .failed(error)
             }
         }
-        return try result.get()
+        switch outcome {
+        case .returned(let value): return value
+        case .failed(let error): throw error
+        }
     }
 
     /// Refuses a call into the queue from a task running one of this hive's hooks, or from
@@ -80,4 +83,12 @@ extension Hive {
             return state.entries[index].name
         }
     }
+}
+
+/// How a turn's body ended. Not a `Result`: the metadata of `Result<T, HiveError>` checks
+/// `HiveError: Error` at run time, a scan of every conformance record in the binary the
+/// first time, on the start-up path.
+private enum TurnOutcome<T> {
+    case returned(T)
+    case failed(HiveError)
 }
