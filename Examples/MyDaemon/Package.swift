@@ -2,9 +2,9 @@
 import PackageDescription
 
 // The README's "Your own daemon": a daemon named `mydaemon` with modules of its own, built
-// on HiveKit and HiveDaemon as a user's package would be; and the same daemon run as a
-// service of an application's ServiceGroup. `scripts/test` builds it and
-// Tests/HivedTests/Examples runs it.
+// on HiveKit and HiveDaemon as a user's package would be; the same daemon with a `main` of
+// its own; and the same daemon run as a service of an application's ServiceGroup.
+// `scripts/test` builds it and Tests/HivedTests/Examples runs it.
 let package = Package(
     name: "MyDaemon",
     platforms: [.macOS(.v15)],
@@ -28,11 +28,29 @@ let package = Package(
                 .product(name: "HiveDaemon", package: "hived"),
             ]
         ),
+        // The application's own swift-log handler, bootstrapped before the daemon starts.
+        .target(
+            name: "AppLogging",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // The same daemon with a `main` of its own: the application's logging, then
+        // HiveDaemon.main.
+        .executableTarget(
+            name: "mydaemon-main",
+            dependencies: [
+                "AppLogging",
+                "MyDaemonModules",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "HiveDaemon", package: "hived"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The same modules as one service of an application's ServiceGroup, beside a
         // service of its own; a ServiceLifecycle service runs as a module too.
         .executableTarget(
             name: "mydaemon-group",
             dependencies: [
+                "AppLogging",
                 "MyDaemonModules",
                 .product(name: "HiveKit", package: "hived"),
                 .product(name: "HiveDaemon", package: "hived"),

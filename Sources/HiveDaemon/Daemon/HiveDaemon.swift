@@ -19,8 +19,9 @@ import Synchronization
 /// | mapped signals | `custom(name)` | |
 /// | `SIGTERM`, `SIGINT` | `terminate`, then `teardown` in reverse | `STOPPING=1` first |
 ///
-/// Call ``DaemonSignals/blockInCallingThread()`` first thing in `main`, then
-/// ``main(_:)``.
+/// A `main` of your own calls ``main(_:)`` before it starts any thread (it blocks the
+/// signals the daemon reads in the calling thread itself; a program that starts threads
+/// earlier calls ``DaemonSignals/blockInCallingThread()`` first thing in `main`).
 public final class HiveDaemon: Sendable {
     let options: DaemonOptions
     let inbox = DaemonInbox()
@@ -102,10 +103,14 @@ public final class HiveDaemon: Sendable {
 
     package var logger: Logger { current.withLock { $0.logger } }
 
-    /// Runs the daemon on a task while the calling thread, which must be the main thread
-    /// with the signals blocked, reads signals; exits the process with the daemon's status
-    /// (see ``exit(_:)``).
+    /// Runs the daemon on a task while the calling thread, the main thread, reads signals;
+    /// exits the process with the daemon's status (see ``exit(_:)``).
+    ///
+    /// It first blocks the signals the daemon reads in the calling thread
+    /// (``DaemonSignals/blockInCallingThread()``), so the threads the daemon starts inherit
+    /// the mask: call it before starting threads of your own, or block them first.
     public static func main(_ options: DaemonOptions) -> Never {
+        DaemonSignals.blockInCallingThread()
         let daemon = HiveDaemon(options)
         Task.detached {
             daemon.exit(await daemon.run())

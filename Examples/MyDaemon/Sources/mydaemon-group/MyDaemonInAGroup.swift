@@ -1,3 +1,4 @@
+import AppLogging
 import HiveDaemon
 import HiveDaemonService
 import HiveKit
