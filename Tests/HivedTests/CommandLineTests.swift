@@ -33,4 +33,19 @@ import Testing
         #expect(hived.stderr.contains(message), "\(hived.stderr)")
         #expect(hived.notify?.messages.contains { $0.hasPrefix("READY=1") } == false)
     }
+
+    /// `--help` lists every exit status a run can end with (``DaemonExitCode``) and the
+    /// usage error's.
+    @Test func helpListsEveryExitStatus() async throws {
+        let help = try await ExampleCommand.run(HivedProcess.executable, ["--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for status in [
+            "0 after a clean stop", "69 when a module asked for the stop on a failure",
+            "70 when a module failed setup or init", "75 when the stop budget ran out",
+            "78 for a configuration that cannot start", "64 for a usage error",
+        ] {
+            #expect(text.contains(status), "\(status) missing from: \(help.stdout)")
+        }
+    }
 }

@@ -23,9 +23,10 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
                 Run the daemon with `\(Program.identity.name) [run] [--config PATH]` (see \
                 `\(Program.identity.name) help run`).
 
-                Exit status: 0 after a clean stop; 70 when a module failed setup or init (the \
-                modules already set up were torn down); 75 when the stop budget ran out; 78 for \
-                a configuration that cannot start.
+                Exit status: 0 after a clean stop; 69 when a module asked for the stop on a \
+                failure (e.g. a service that ended on its own); 70 when a module failed setup or \
+                init (the modules already set up were torn down); 75 when the stop budget ran \
+                out; 78 for a configuration that cannot start; 64 for a usage error.
                 """,
             version: Program.identity.version,
             subcommands: builtinSubcommands + Program.subcommands,
