@@ -9,12 +9,6 @@ import Testing
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonMainTests {
     static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-main")
-    /// Starts the daemon with no signal blocked, as systemd does (a child of the test
-    /// process would inherit the blocked mask of the Dispatch thread that spawned it).
-    static let clearingTheSignalMask = [
-        "/usr/bin/python3", "-c",
-        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-    ]
 
     static func configuration(greeting: String) -> String {
         """
@@ -28,8 +22,7 @@ struct MyDaemonMainTests {
     @Test func aPreBootstrappedLoggerIsUsedAndSighupReloads() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("my.yaml", Self.configuration(greeting: "hi"))
-        let daemon = try HivedProcess(
-            [config], in: directory, executable: Self.executable, launcher: Self.clearingTheSignalMask)
+        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
         try await daemon.waitForReady()
         // The application's handler writes the daemon's lines: its bootstrap was kept, no trap.
         try await ExampleCommand.waitFor(daemon, "APP mydaemon info: store holds 1 key; greeting 'hi' event=ready module=report")

@@ -27,7 +27,7 @@ enum ExampleCommand {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
             do {
-                try process.run()
+                try SystemdSignalMask.spawning { try process.run() }
             } catch {
                 continuation.resume(throwing: error)
             }

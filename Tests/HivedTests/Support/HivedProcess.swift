@@ -48,7 +48,7 @@ final class HivedProcess: @unchecked Sendable {
         process.environment = env
         process.standardError = standardError ?? FileHandle(forWritingAtPath: stderrPath)
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        try SystemdSignalMask.spawning { try process.run() }
     }
 
     var pid: Int32 { process.processIdentifier }

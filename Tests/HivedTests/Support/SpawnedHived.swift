@@ -46,8 +46,10 @@ final class SpawnedHived: Sendable {
             cArguments.forEach { free($0) }
             cEnvironment.forEach { free($0) }
         }
+        var attributes = SystemdSignalMask.attributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/bin/sh", &actions, nil, &cArguments, &cEnvironment)
+        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw TestFailure("posix_spawn: \(spawned)") }
         pid = child
     }
