@@ -36,6 +36,8 @@ public final class Hive: Sendable {
         var defaultBudget: Duration
         /// Events delivered, by `EventKind.rawValue`.
         var delivered = [Int](repeating: 0, count: EventKind.allCases.count)
+        /// Where ``setLifecycle(_:of:)`` last found its entry.
+        var lastSet = 0
         /// The `background` that suspended the hive (its parameters, e.g. `reason`), for the
         /// modules that join while it is suspended.
         var suspendedBy: HiveEvent = .background
@@ -56,12 +58,16 @@ public final class Hive: Sendable {
             index(named: name).map { entries[$0] }
         }
 
-        /// Inserts `entry` at its place in the order (a binary search: the entries are
-        /// sorted and a new entry has the highest sequence number).
+        /// Inserts `entry`, whose name is already in `names`, at its place in the order: at
+        /// the end when it comes after the last entry (modules registered in order), else
+        /// where a binary search puts it (the entries are sorted and a new entry has the
+        /// highest sequence number).
         mutating func insert(_ entry: ModuleEntry) {
-            let index = lowerBound(of: entry)
-            if index == entries.count { entries.append(entry) } else { entries.insert(entry, at: index) }
-            names.insert(entry.name)
+            if entries.last.map({ $0.precedes(entry) }) ?? true {
+                entries.append(entry)
+            } else {
+                entries.insert(entry, at: lowerBound(of: entry))
+            }
             if entry.isAsync { asyncCount += 1 }
         }
 
@@ -114,11 +120,23 @@ public final class Hive: Sendable {
             names.remove(name)
         }
 
-        /// Sets the lifecycle of `entry`, if it is still registered (found by its place
-        /// in the order, in O(log n)).
+        /// Sets the lifecycle of `entry`, if it is still registered: found beside the last
+        /// one set (fan-outs go through the order forwards or backwards), else by its place
+        /// in the order, in O(log n).
         mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
-            guard let index = position(of: entry) else { return }
+            guard let index = position(of: entry, near: lastSet) ?? position(of: entry) else { return }
+            lastSet = index
             entries[index].lifecycle = lifecycle
+        }
+
+        /// The index of `entry` if it is at `index`, just after or just before it.
+        private func position(of entry: ModuleEntry, near index: Int) -> Int? {
+            entries.withUnsafeBufferPointer { buffer in
+                for candidate in index - 1...index + 1 where buffer.indices.contains(candidate) {
+                    if buffer[candidate].sequence == entry.sequence { return candidate }
+                }
+                return nil
+            }
         }
     }
 
@@ -165,6 +183,10 @@ public final class Hive: Sendable {
         modules: [ModuleRegistration]
     ) throws(HiveError) {
         self.init(configuration)
+        state.withLock { state in
+            state.entries.reserveCapacity(modules.count)
+            state.names.reserveCapacity(modules.count)
+        }
         for module in modules { try add(module, type: nil) }
     }
 
@@ -201,7 +223,7 @@ public final class Hive: Sendable {
             guard !name.isEmpty else {
                 throw HiveError(.invalidConfiguration, "a module needs a non-empty name")
             }
-            guard !state.names.contains(name) else {
+            guard state.names.insert(name).inserted else {
                 throw HiveError(.duplicateModule, module: name, "a module named '\(name)' is already registered")
             }
             let entry = ModuleEntry(

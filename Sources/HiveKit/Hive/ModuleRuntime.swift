@@ -19,8 +19,10 @@ final class ModuleRuntime: Sendable {
     let abandonedEvent = Atomic<UInt8>(0)
     /// `inFlightSince` of the last budgeted hook that returned, abandoned or not.
     let lastReturned = Atomic<UInt64>(0)
-    /// Per-event statistics, indexed by `EventKind.rawValue`.
-    let stats = Mutex([HandlerStats](repeating: HandlerStats(), count: EventKind.allCases.count))
+    /// Per-event statistics, indexed by `EventKind.rawValue` (one per event kind; a test
+    /// keeps the count in step): inline, so a module's runtime is one allocation and a
+    /// hook's record follows no further pointer.
+    let stats = Mutex(InlineArray<12, HandlerStats>(repeating: HandlerStats()))
 
     /// Marks a hook as running from `start`.
     @inline(__always)

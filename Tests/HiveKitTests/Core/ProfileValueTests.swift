@@ -24,6 +24,12 @@ import Testing
         }
     }
 
+    @Test func aModuleRuntimeHasStatisticsForEveryEventKind() {
+        let count = ModuleRuntime().stats.withLock { $0.count }
+        #expect(count == EventKind.allCases.count)
+        #expect(EventKind.allCases.map { Int($0.rawValue) } == Array(0..<count))
+    }
+
     @Test func handlerStatsAccumulate() {
         var stats = HandlerStats()
         #expect(stats.average == .zero)
