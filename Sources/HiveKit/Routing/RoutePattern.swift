@@ -35,7 +35,7 @@ struct RoutePattern: Sendable {
         if hasHost { rest = rest.dropFirst(2) }
         self.scheme = scheme
         self.hasHost = hasHost
-        try Self.checkGroupDepth(rest, in: text)
+        try Self.checkGroups(rest, in: text)
         var variants: [[Segment]] = []
         for expansion in try Self.expand(rest, in: text) {
             var segments = try Self.segments(of: expansion, in: text)
@@ -46,14 +46,23 @@ struct RoutePattern: Sendable {
         self.variants = variants.sorted { $0.count > $1.count }
     }
 
-    /// Refuses groups nested deeper than ``maxGroupDepth`` before anything recurses.
-    private static func checkGroupDepth(_ text: Substring, in whole: String) throws(HiveError) {
+    /// Refuses, before anything recurses, groups nested deeper than ``maxGroupDepth`` and
+    /// more groups than ``maxVariants`` (each group adds at least one expansion; the
+    /// expansion recurses once per group, so thousands of them would overflow the stack).
+    private static func checkGroups(_ text: Substring, in whole: String) throws(HiveError) {
         var depth = 0
+        var groups = 0
         for character in text {
-            if character == "(" { depth += 1 }
+            if character == "(" {
+                depth += 1
+                groups += 1
+            }
             if character == ")" { depth -= 1 }
             guard depth <= maxGroupDepth else {
                 throw invalid(whole, "optional groups are nested deeper than \(maxGroupDepth) levels")
+            }
+            guard groups <= maxVariants else {
+                throw invalid(whole, "optional groups expand to more than \(maxVariants) patterns")
             }
         }
     }
