@@ -154,6 +154,27 @@ import Testing
             "STOPPING=1, held back for the reload that never ended, goes with the report: \(states)")
     }
 
+    /// A reload whose added module never finishes `init`: the stop waits behind it until the
+    /// budget runs out, and the report says the daemon was reloading, naming the module.
+    @Test func aStopBehindAStuckReloadEndsIn75SayingItWasReloading() async throws {
+        let directory = try TestDirectory()
+        let events = directory.file("events")
+        let text = "budgets: {event: 30s, stop: 1s}\nmodules:\n  - {name: a, type: probe, settings: {path: \(events)}}\n"
+        let path = try directory.write("hived.yaml", text)
+        let hived = try HivedProcess(["run", "--config", path], in: directory)
+        try await hived.waitForReady()
+        try directory.write("hived.yaml", text + """
+              - {name: b, type: probe, settings: {path: \(events), stall_until: {init: \(directory.file("never"))}}}
+            """)
+        hived.signal(SIGHUP)
+        _ = try await ProbeFile.waitFor(events, "b.init") { $0.module == "b" && $0.event == "init" }
+        let stop = try await TimedStop(hived, timeout: .seconds(15))
+        #expect(stop.status == 75)
+        stop.expectWithin(.seconds(1))
+        #expect(stop.lastStatus.contains("exceeded while reloading: module 'b' still in init"), "\(stop.lastStatus)")
+        #expect(stop.lastStatus.hasPrefix("STOPPING=1\n"), "\(stop.lastStatus)")
+    }
+
     /// A first read that never ends (a hung mount): the stop budget the daemon knows before
     /// reading its file (`HIVED_BUDGET_STOP`, else the default) still ends it, naming the file.
     @Test func aStopWhileTheFirstReadIsStuckEndsIn75NamingTheFile() async throws {

@@ -85,7 +85,8 @@ extension HiveDaemon {
             let phase =
                 current.readingPath != nil ? "reading the configuration"
                 : current.isStarting ? "starting"
-                : current.isStopping ? "stopping" : "waiting for an event"
+                : current.isStopping ? "stopping"
+                : current.isReloading ? "reloading" : "waiting for an event"
             defer { current.sentStopping = true }
             return (current.stopBudget, current.hive, current.readingPath, phase, !current.sentStopping)
         }
