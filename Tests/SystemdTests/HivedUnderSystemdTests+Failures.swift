@@ -19,7 +19,7 @@ extension HivedUnderSystemdTests {
         #expect(start.status != 0, "systemctl start must fail: \(start)")
 
         let state = try await hived.container.properties(HivedFixture.unit, [
-            "ActiveState", "StatusText", "ExecMainStatus", "InvocationID", "NRestarts",
+            "ActiveState", "StatusText", "ExecMainStatus", "InvocationID", "NRestarts", "ExecMainPID",
         ])
         #expect(state["ActiveState"] == "failed", "\(state)")
         #expect(state["StatusText"]?.contains("broken") == true, "the status line names the module: \(state)")
@@ -30,7 +30,7 @@ extension HivedUnderSystemdTests {
 
         let invocation = state["InvocationID"] ?? ""
         let named = try await eventually(timeout: .seconds(15)) {
-            try await hived.container.journal(invocation: invocation).contains {
+            try await hived.container.journal(invocation: invocation, pid: state["ExecMainPID"]).contains {
                 $0["HIVE_MODULE"] == "broken" || ($0["MESSAGE"]?.contains("broken") ?? false)
             }
         }

@@ -41,9 +41,13 @@ extension SystemdContainer {
         try await properties(unit, [name])[name] ?? ""
     }
 
-    /// The journal entries of one run of a unit (`_SYSTEMD_INVOCATION_ID`), as field maps.
-    func journal(invocation: String) async throws -> [[String: String]] {
-        let result = try await check(["journalctl", "--no-pager", "-o", "json", "_SYSTEMD_INVOCATION_ID=\(invocation)"])
+    /// The journal entries of one run of a unit (`_SYSTEMD_INVOCATION_ID`), as field maps;
+    /// with `pid`, also those of that process (`_PID`). journald reads a sender's unit
+    /// fields from `/proc`: entries a process sends just before it exits (a failed start's
+    /// exit 70) may reach it without them, but always with `_PID`.
+    func journal(invocation: String, pid: String? = nil) async throws -> [[String: String]] {
+        let matches = ["_SYSTEMD_INVOCATION_ID=\(invocation)"] + (pid.map { ["+", "_PID=\($0)"] } ?? [])
+        let result = try await check(["journalctl", "--no-pager", "-o", "json"] + matches)
         return result.stdout.split(separator: "\n").compactMap { line in
             guard let data = line.data(using: .utf8),
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
