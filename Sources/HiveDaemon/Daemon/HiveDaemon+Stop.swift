@@ -58,13 +58,7 @@ extension HiveDaemon {
             return (deadline, current.hive, current.isStarting, announce)
         }
         guard let armed else { return }
-        let guarded = stopGuard.arm(
-            deadline: armed.deadline, report: { [self] in reportStopBudgetExceeded() },
-            flush: { [notifier] end in
-                notifier.flush(until: end)
-                HiveLogging.flush(until: end)
-            })
-        if !guarded { logger.error("no thread for the stop guard: the stop budget is not enforced") }
+        armStopGuard(deadline: armed.deadline, status: .stopBudgetExceeded)
         if armed.starting { current.withLock { $0.sleepWatch }?.stopWaiting() }
         guard armed.announce else { return }
         let waitingFor: String? =
@@ -73,22 +67,50 @@ extension HiveDaemon {
             : armed.hive!.runningHandlers().isEmpty ? nil : "the current event to finish"
         notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0)" } ?? Self.stoppingStatus))
     }
+    /// Bounds a failed start's rollback (the `teardown` of the modules already set up) by
+    /// the stop budget, from the failure on, unless a stop signal armed it already: if hooks
+    /// that block their threads hold the rollback up, the ``StopGuard`` reports them when
+    /// the budget runs out and ends the process with 70, as the failed start would have.
+    func armRollbackDeadline() {
+        let deadline = current.withLock { current -> UInt64? in
+            current.isRollingBack = true
+            guard current.stopDeadline == nil else { return nil }
+            let deadline = MonotonicClock.nanoseconds() &+ current.stopBudget.nanosecondsClamped
+            current.stopDeadline = deadline
+            return deadline
+        }
+        if let deadline { armStopGuard(deadline: deadline, status: .moduleFailed) }
+    }
+
+    private func armStopGuard(deadline: UInt64, status: DaemonExitCode) {
+        let guarded = stopGuard.arm(
+            deadline: deadline, status: status, report: { [self] in reportStopBudgetExceeded() },
+            flush: { [notifier] end in
+                notifier.flush(until: end)
+                HiveLogging.flush(until: end)
+            })
+        if !guarded { logger.error("no thread for the stop guard: the stop budget is not enforced") }
+    }
+
     /// `STATUS=` with `STOPPING=1` when nothing holds the stop up.
     static let stoppingStatus = "stopping: terminate, then teardown"
 
     /// Logs and reports (`STATUS=`) what held the stop up past its budget: hooks still
     /// running (abandoned ones included), a configuration file being read, notifications
     /// systemd has not taken. `STOPPING=1` goes with it if it was held back for a reload
-    /// that never finished. Runs on the stop guard's thread: it takes only short locks.
+    /// that never finished (not for a failed start's rollback: that is no stop). Runs on
+    /// the stop guard's thread: it takes only short locks.
     func reportStopBudgetExceeded() {
         let (budget, hive, reading, phase, announce) = current.withLock { current in
             let phase =
                 current.readingPath != nil ? "reading the configuration"
+                : current.isRollingBack ? "rolling back a failed start"
                 : current.isStarting ? "starting"
                 : current.isStopping ? "stopping"
                 : current.isReloading ? "reloading" : "waiting for an event"
             defer { current.sentStopping = true }
-            return (current.stopBudget, current.hive, current.readingPath, phase, !current.sentStopping)
+            let announce = !current.sentStopping && !current.isRollingBack
+            return (current.stopBudget, current.hive, current.readingPath, phase, announce)
         }
         var stuck: [String] = []
         if let hive {

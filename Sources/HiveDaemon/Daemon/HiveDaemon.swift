@@ -54,6 +54,8 @@ public final class HiveDaemon: Sendable {
         var isStarting = true
         /// A stop signal arrived while starting.
         var stopRequestedWhileStarting = false
+        /// A start phase failed: the modules already set up are being torn down.
+        var isRollingBack = false
         /// When the stop budget runs out (`CLOCK_MONOTONIC` nanoseconds); set by the first
         /// stop signal.
         var stopDeadline: UInt64?
@@ -246,7 +248,7 @@ public final class HiveDaemon: Sendable {
         }
         var failure: HiveError?
         do {
-            try await hive.start()
+            try await hive.start(rollingBack: { _ in armRollbackDeadline() })
             await current.withLock({ $0.sleepWatch })?.waitUntilSettled(within: SleepWatch.settleTimeout)
         } catch {
             failure = error

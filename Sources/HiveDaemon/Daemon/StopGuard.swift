@@ -7,10 +7,11 @@ import Glibc
 /// cooperative pool, that ends the process when the budget runs out, whatever holds the
 /// stop up.
 ///
-/// Armed by the first stop signal with an absolute deadline. If the daemon has not claimed
-/// the exit by then (``exit(_:)`` after a clean stop), the guard claims it: it reports
-/// what is stuck (the `report` closure logs it and queues `STATUS=`), gives the output
-/// writers up to ``reportGrace`` to deliver, and calls `_exit(75)`. Nothing it does needs a
+/// Armed by the first stop signal (or a failed start's rollback) with an absolute deadline.
+/// If the daemon has not claimed the exit by then (``exit(_:)`` after a clean stop), the
+/// guard claims it: it reports what is stuck (the `report` closure logs it and queues
+/// `STATUS=`), gives the output writers up to ``reportGrace`` to deliver, and calls
+/// `_exit` with the status it was armed with (75 for a stop). Nothing it does needs a
 /// pool thread, a task or a lock a module can hold, so hooks that block every pool thread
 /// cannot keep it from exiting. If the daemon claimed a clean exit but the process is still
 /// there ``reportGrace`` after the deadline (`exit(3)` stuck in an exit handler), the guard
@@ -20,7 +21,7 @@ import Glibc
 /// first stop signal, whichever comes first: a thread costs start-up time, and until a
 /// stop is asked for it has nothing to do.
 ///
-/// `@unchecked Sendable`: `deadline`, `claimed`, `isStarted` and `isRetired` are only
+/// `@unchecked Sendable`: `deadline`, `status`, `claimed`, `isStarted` and `isRetired` are only
 /// touched under `condition`'s mutex.
 final class StopGuard: @unchecked Sendable {
     /// How long past the deadline the output writers may take to deliver the final report.
@@ -28,6 +29,8 @@ final class StopGuard: @unchecked Sendable {
 
     private let condition = ThreadCondition()
     private var deadline: UInt64?
+    /// The exit status when the budget runs out.
+    private var status = DaemonExitCode.stopBudgetExceeded.rawValue
     private var claimed: Int32?
     /// Stood down by ``retire()``: the daemon returned and the process goes on.
     private var isRetired = false
@@ -54,15 +57,18 @@ final class StopGuard: @unchecked Sendable {
 
     /// Starts the countdown: the process ends by `deadline` (`CLOCK_MONOTONIC` nanoseconds).
     /// If the budget runs out, the guard calls `report`, then `flush(end)` to let the
-    /// report out by `end`. Only the first call counts. Starts the thread if ``start()``
-    /// has not (false if it could not be created). Never blocks; safe on the signal thread.
+    /// report out by `end`, and exits with `status`. Only the first call counts. Starts the
+    /// thread if ``start()`` has not (false if it could not be created). Never blocks;
+    /// safe on the signal thread.
     @discardableResult
     func arm(
-        deadline: UInt64, report: @escaping @Sendable () -> Void, flush: @escaping @Sendable (UInt64) -> Void
+        deadline: UInt64, status: DaemonExitCode = .stopBudgetExceeded,
+        report: @escaping @Sendable () -> Void, flush: @escaping @Sendable (UInt64) -> Void
     ) -> Bool {
         condition.withLock {
             guard self.deadline == nil else { return }
             self.deadline = deadline
+            self.status = status.rawValue
             self.report = report
             self.flush = flush
         }
@@ -105,8 +111,8 @@ final class StopGuard: @unchecked Sendable {
                 condition.wait(until: deadline)
             }
             if let claimed { return (claimed, false, self.deadline!, self.report, self.flush) }
-            claimed = DaemonExitCode.stopBudgetExceeded.rawValue
-            return (DaemonExitCode.stopBudgetExceeded.rawValue, true, self.deadline!, self.report, self.flush)
+            claimed = status
+            return (status, true, self.deadline!, self.report, self.flush)
         }
         guard let (status, byGuard, deadline, report, flush) = outcome else { return }
         let end = deadline + Self.reportGrace

@@ -5,14 +5,21 @@ extension Hive {
     /// The hive is then ``HivePhase/initialized``: tell the supervisor it is ready, then
     /// ``send(_:)`` `.ready`.
     ///
+    /// - Parameter rollingBack: called with the first failure once a start phase failed,
+    ///   before the modules already set up are torn down: a supervisor can bound the
+    ///   rollback from there (a hook that blocks its thread in `teardown` is abandoned at
+    ///   its budget but keeps the thread). It runs on the starting task and must return at
+    ///   once.
     /// - Throws: ``HiveError`` naming the module, event and cause of the first failure.
     ///   Before throwing, every module already set up is torn down in reverse order; the
     ///   failed module receives nothing more and the hive is ``HivePhase/failed``.
-    public func start() async throws(HiveError) {
-        try await takingTurn("start()", event: .setup) { () throws(HiveError) in try await startModules() }
+    public func start(rollingBack: (HiveError) -> Void = { _ in }) async throws(HiveError) {
+        try await takingTurn("start()", event: .setup) { () throws(HiveError) in
+            try await startModules(rollingBack: rollingBack)
+        }
     }
 
-    private func startModules() async throws(HiveError) {
+    private func startModules(rollingBack: (HiveError) -> Void) async throws(HiveError) {
         let (entries, asyncCount) = try state.withLock { state throws(HiveError) in
             guard state.phase == .created else {
                 throw HiveError(.refusedEvent, event: .setup, "start() refused in phase '\(state.phase)'")
@@ -40,6 +47,7 @@ extension Hive {
             return
         }
         logger.error("start failed, rolling back: \(failure)")
+        rollingBack(failure)
         _ = await tearDownAll()
         state.withLock { $0.phase = .failed }
         throw failure

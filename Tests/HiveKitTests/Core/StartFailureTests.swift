@@ -1,4 +1,5 @@
 import HiveKit
+import Synchronization
 import Testing
 
 @Suite struct StartFailureTests {
@@ -30,6 +31,22 @@ import Testing
         await #expect(throws: HiveError.self) { try await hive.send(.ready) }
         await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(await hive.stop().map(\.code) == [.refusedEvent])
+        #expect(recorder.all.last == "a.teardown")
+    }
+
+    @Test func aSupervisorHearsOfTheRollbackBeforeAnyTeardown() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            ModuleRegistration(name: "a", priority: 20, module: ScriptedModule(recorder)),
+            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("no")])),
+        ])
+        let heard = Mutex<[String]>([])
+        await #expect(throws: HiveError.self) {
+            try await hive.start(rollingBack: { failure in
+                heard.withLock { $0.append("\(failure.module ?? "") after \(recorder.all.last ?? "")") }
+            })
+        }
+        #expect(heard.withLock { $0 } == ["bad after bad.init"], "once, with the failure, before a's teardown")
         #expect(recorder.all.last == "a.teardown")
     }
 
