@@ -1,10 +1,10 @@
 extension Hive {
     /// Removes the services (releasing their singletons), routes and actions the module
     /// named `name` registered. Called whenever a module leaves the order.
-    func forgetCalls(ownedBy name: String) {
-        routeStore.removeAll(ownedBy: name)
-        actionStore.removeAll(ownedBy: name)
-        serviceStore.removeAll(ownedBy: name)
+    func forgetCalls(ownedBy names: Set<String>) {
+        routeStore.removeAll(ownedBy: names)
+        actionStore.removeAll(ownedBy: names)
+        serviceStore.removeAll(ownedBy: names)
     }
 
     /// Once every module was torn down: releases every singleton service, newest first,

@@ -64,7 +64,7 @@ extension Hive {
             collect(entry, call)
         }
         _ = await fanOutInReverse(.unmount, hook: .unmount, to: current, where: { tornDown.contains($0.name) }, finished: collect)
-        for entry in current.reversed() { forget(named: entry.name) }
+        forget(current.reversed())
         return failures
     }
 }

@@ -60,14 +60,15 @@ extension Hive {
         _ = await catchUp([entry], to: phase)
     }
 
-    /// Drops a module from the order, with its services, routes, actions and stored
-    /// descriptors; it receives nothing more.
-    func forget(named name: String) {
-        state.withLock { state in
-            state.remove(named: name)
-            minimumBudget.store(state.minimumBudget, ordering: .relaxed)
-        }
-        forgetCalls(ownedBy: name)
-        socketTable.forget(ownedBy: name)
+    /// Drops modules from the order, with their services, routes, actions and stored
+    /// descriptors, in one pass over each; they receive nothing more.
+    func forget(_ entries: [ModuleEntry]) {
+        let names = Set(entries.map(\.name))
+        setMinimumBudget(state.withLock { state in
+            state.remove(names)
+            return state.minimumBudget
+        })
+        forgetCalls(ownedBy: names)
+        socketTable.forget(ownedBy: entries.map(\.name))
     }
 }

@@ -129,20 +129,13 @@ extension Hive {
     /// Gives kept modules their new descriptors and restores the order; returns the
     /// names of those that changed.
     private func updateDescriptors(_ kept: [ReloadPlan.Kept]) -> [String] {
-        state.withLock { state in
-            var changed: [String] = []
-            for item in kept {
-                guard let index = state.position(of: item.entry) else { continue }
-                if state.entries[index].descriptor != item.descriptor {
-                    state.entries[index].descriptor = item.descriptor
-                    changed.append(item.entry.name)
-                }
-            }
-            state.entries.sort { $0.precedes($1) }
-            state.asyncCount = state.entries.count { $0.isAsync }
-            minimumBudget.store(state.minimumBudget, ordering: .relaxed)
-            return changed
+        let descriptors = Dictionary(kept.map { ($0.entry.name, $0.descriptor) }) { _, last in last }
+        let (changed, minimum) = state.withLock { state in
+            let changed = state.update(descriptors)
+            return (changed, state.minimumBudget)
         }
+        setMinimumBudget(minimum)
+        return changed
     }
 }
 

@@ -85,13 +85,15 @@ final class ActionStore: Sendable {
         state.withLock { $0.targetNotFound[target] = action }
     }
 
-    /// Removes every action of `owner`, its not-found action and a global not-found
-    /// handler it set.
-    func removeAll(ownedBy owner: String) {
+    /// Removes every action of the `owners`, their not-found actions and a global
+    /// not-found handler one of them set.
+    func removeAll(ownedBy owners: Set<String>) {
         state.withLock { state in
-            state.targets[owner] = nil
-            state.targetNotFound[owner] = nil
-            if let notFound = state.notFound, notFound.owner == owner { state.notFound = nil }
+            for owner in owners {
+                state.targets[owner] = nil
+                state.targetNotFound[owner] = nil
+            }
+            if let owner = state.notFound?.owner, owners.contains(owner) { state.notFound = nil }
         }
     }
 

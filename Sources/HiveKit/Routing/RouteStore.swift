@@ -93,14 +93,14 @@ final class RouteStore: Sendable {
         }
     }
 
-    /// Removes every route and unmatched handler `owner` registered.
-    func removeAll(ownedBy owner: String) {
+    /// Removes every route and unmatched handler the `owners` registered.
+    func removeAll(ownedBy owners: Set<String>) {
         state.withLock { state in
-            let drop = { (route: Route) in route.owner == owner }
+            let drop = { (route: Route) in route.owner.map(owners.contains) ?? false }
             _ = state.global.removeAll(where: drop)
             for table in state.tables.values { _ = table.removeAll(where: drop) }
             state.tables = state.tables.filter { !$0.value.isEmpty }
-            state.unmatched = state.unmatched.filter { $0.value.owner != owner }
+            state.unmatched = state.unmatched.filter { !($0.value.owner.map(owners.contains) ?? false) }
         }
     }
 

@@ -95,10 +95,11 @@ final class ServiceStore: Sendable {
         return true
     }
 
-    /// Removes every registration `owner` made, releasing its singletons newest first.
-    func removeAll(ownedBy owner: String) {
+    /// Removes every registration the `owners` made, releasing their singletons newest
+    /// first.
+    func removeAll(ownedBy owners: Set<String>) {
         let mine = slots.withLock { slots -> [ServiceSlot] in
-            let mine = slots.values.filter { $0.owner == owner }
+            let mine = slots.values.filter { $0.owner.map(owners.contains) ?? false }
             for slot in mine { slots.removeValue(forKey: slot.key) }
             return mine
         }

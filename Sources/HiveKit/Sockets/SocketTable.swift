@@ -222,17 +222,21 @@ final class SocketTable: Sendable {
         }
     }
 
-    /// Removes everything `module` stored: the module left a running hive.
-    func forget(ownedBy module: String) {
-        let names = state.withLock { state in
-            let names = state.stored.filter { $0.value.module == module }.map(\.key).sorted()
-            for name in names { state.stored[name] = nil }
-            return names
+    /// Removes everything the `modules` stored (they left a running hive), in one pass over
+    /// the table; logs one line per module that had stored anything, in the given order.
+    func forget(ownedBy modules: [String]) {
+        let owners = Set(modules)
+        let removed = state.withLock { state in
+            let names = state.stored.filter { owners.contains($0.value.module) }
+            for name in names.keys { state.stored[name] = nil }
+            return Dictionary(grouping: names, by: \.value.module).mapValues { $0.map(\.key).sorted() }
         }
-        guard !names.isEmpty else { return }
-        for name in names { store?.remove(name: name) }
-        logger.info(
-            "removed \(names.count) descriptor name\(names.count == 1 ? "" : "s") from the descriptor store",
-            metadata: ["module": "\(module)"])
+        for module in modules {
+            guard let names = removed[module] else { continue }
+            for name in names { store?.remove(name: name) }
+            logger.info(
+                "removed \(names.count) descriptor name\(names.count == 1 ? "" : "s") from the descriptor store",
+                metadata: ["module": "\(module)"])
+        }
     }
 }

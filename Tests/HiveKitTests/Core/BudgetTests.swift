@@ -209,4 +209,22 @@ import Testing
         #expect(stall.at - begin < .milliseconds(400), "seen at its own budget, not the 5 s default")
         await hive.stop()
     }
+
+    /// A module that joins, or gets a smaller budget, in the very turn that runs its hook
+    /// (a reload adding it) is seen at its own budget too: the turn's timer was armed for
+    /// the budgets the hive had when the turn began.
+    @Test func aSmallerBudgetThatJoinsInTheTurnItStallsInIsTimedAtOnce() async throws {
+        let logs = LogStore()
+        let hive = try makeHive([ModuleRegistration(name: "first", module: ScriptedModule(Recorder()))], logs: logs)
+        try await hive.start()
+        let begin = ContinuousClock.now
+        try await hive.register(ModuleRegistration(
+            name: "quick", budget: .milliseconds(200), module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(700))])))
+        let stall = try #require(logs.all.first { $0.message.hasPrefix("still running") }, "the stall is logged")
+        #expect(stall.metadata["module"] == "quick")
+        #expect(stall.metadata["event"] == "setup")
+        #expect(stall.at - begin >= .milliseconds(200))
+        #expect(stall.at - begin < .milliseconds(200) + .milliseconds(150), "seen at its budget: \(stall.at - begin)")
+        await hive.stop()
+    }
 }
