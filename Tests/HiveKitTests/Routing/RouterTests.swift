@@ -49,6 +49,24 @@ final class Requests: Sendable {
         #expect(seen.last?["region"] == "eu")
     }
 
+    /// Where HiveKit differs from JLRoutes on purpose (see `RouteURL`): the host is always
+    /// the first path component, `localhost` and hosts with a dot included; `+` is a space
+    /// in the query only.
+    @Test func theHostIsAlwaysThePathsFirstComponentAndPlusIsASpaceOnlyInTheQuery() async throws {
+        try route("/localhost/:id", "localhost")
+        try route("/api.example.com/:id", "dotted")
+        #expect(try await router.open("app://localhost/7"))
+        #expect(seen.last?["id"] == "7")
+        #expect(try await router.open("app://api.example.com/8"))
+        #expect(seen.tags == ["localhost", "dotted"])
+        #expect(try await router.open("app://7") == false, "localhost is not dropped")
+
+        try route("/tags/:tag", "tag")
+        #expect(try await router.open("/tags/a+b?note=c+d"))
+        #expect(seen.last?["tag"] == "a+b", "a + in the path stays a +")
+        #expect(seen.last?["note"] == "c d", "in the query it is a space")
+    }
+
     @Test func wildcardMatchesTheRestOfThePath() async throws {
         try route("/files/*", "files")
         #expect(try await router.open("/files/a/b%20c"))
