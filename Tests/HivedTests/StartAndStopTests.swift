@@ -224,14 +224,17 @@ import Testing
         #expect(try ProbeFile(path: events).events.suffix(2) == ["slow.terminate", "slow.teardown"])
     }
 
-    @Test func aHookAbandonedPastItsBudgetStillEndsInExitZero() async throws {
+    /// `stall_on` waits politely (the cancellation at the budget ends it); `block_on` holds
+    /// its thread until the process ends: either way the stop is clean, exit 0.
+    @Test(arguments: ["stall_on", "block_on"])
+    func aHookAbandonedPastItsBudgetStillEndsInExitZero(stall: String) async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")
         let config = try directory.write("hived.yaml", """
             budgets: {event: 30s, stop: 60s}
             modules:
               - {name: keeper, type: probe, priority: 10, settings: {path: \(events)}}
-              - {name: stuck, type: probe, budget: 1s, settings: {path: \(events), stall_on: {teardown: 10m}}}
+              - {name: stuck, type: probe, budget: 1s, settings: {path: \(events), \(stall): {teardown: 10m}}}
             """)
         let hived = try HivedProcess(["run", "--config", config], in: directory)
         try await hived.waitForReady()
