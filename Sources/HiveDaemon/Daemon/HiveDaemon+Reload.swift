@@ -80,7 +80,7 @@ extension HiveDaemon {
         ] + restartOnly where changed {
             logger.warning("\(what) changed: takes effect at the next start")
         }
-        let took = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)).shortDescription
+        let took = Self.milliseconds(.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)))
         var status = "reloaded in \(took): \(summary)"
         if !changes.isEmpty { status += "; new \(changes.joined(separator: ", "))" }
         if hive.phase == .suspended {

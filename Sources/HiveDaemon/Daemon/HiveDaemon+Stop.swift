@@ -34,7 +34,7 @@ extension HiveDaemon {
         }
         defer { extender.cancel() }
         _ = await hive.stop()
-        let took = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)).shortDescription
+        let took = Self.milliseconds(.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)))
         logger.info("stopped in \(took)")
         return .success
     }

@@ -331,7 +331,8 @@ public final class HiveDaemon: Sendable {
         return line
     }
 
-    /// `12.3 ms`, `0.13 ms` (two decimals below a millisecond), `2041.7 ms`.
+    /// `12.3 ms`, `0.13 ms` (two decimals below a millisecond), `2041.7 ms`: how the start,
+    /// reload and stop lines say how long they took.
     static func milliseconds(_ duration: Duration) -> String {
         let milliseconds = Double(duration.nanosecondsClamped) / 1e6
         let places = milliseconds < 1 ? 100.0 : 10.0
