@@ -25,6 +25,9 @@ final class ControlServer: Sendable {
     static let subscriberBacklog = 64 << 10
     /// How long a refused peer may keep its connection to read the refusal.
     static let refusalLinger: UInt64 = 2_000_000_000
+    /// At most one warning per this many nanoseconds for connections turned away because
+    /// ``maximumClients`` are connected.
+    static let turnedAwayLogInterval: UInt64 = 10_000_000_000
 
     let path: String
     let access: ControlAccess
