@@ -63,6 +63,34 @@ extension ControlSocketTests {
             try await fixture.stop()
         }
 
+        @Test func anAddedModuleFailingInitIsReloadFailedAndChangesNothing() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a"])
+            let good = try String(contentsOfFile: fixture.configPath, encoding: .utf8)
+            let failing = "  - {name: late, type: probe, settings: {path: \(fixture.events), fail_on: [init]}}\n"
+            try fixture.directory.write("hived.yaml", good.replacingOccurrences(of: "  - {name: heartbeat", with: failing + "  - {name: heartbeat"))
+            let result = try await fixture.call("io.hivekit.Daemon.Reload")
+            #expect(result["error"] as? String == "io.hivekit.Daemon.ReloadFailed", "\(result)")
+            let parameters = try #require(result["parameters"] as? [String: Any])
+            #expect(parameters["module"] as? String == "late")
+            #expect(parameters["event"] as? String == "init")
+            #expect(parameters["message"] as? String == "told to fail (fail_on)", "\(parameters)")
+            // Aborted: the added module got setup and init, nothing more; nothing else changed.
+            let events = try ProbeFile(path: fixture.events).events
+            #expect(events.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init"], "\(events)")
+            #expect(try ProbeFile(path: fixture.events).modules(receiving: "reload").isEmpty)
+            let status = try await fixture.reply("io.hivekit.Daemon.GetStatus")
+            let modules = try #require(status["modules"] as? [[String: Any]])
+            #expect(modules.compactMap { $0["name"] as? String } == ["a", "heartbeat", "reporter"])
+            #expect(status["phase"] as? String == "running")
+
+            // hived ctl prints the module, hook and cause, and exits 1.
+            let ctl = try await fixture.ctl("reload")
+            #expect(ctl.status == 1)
+            #expect(ctl.stderr == "reload failed: module 'late' (init): told to fail (fail_on)\n", "\(ctl.stderr)")
+            #expect(ctl.stdout.isEmpty, "\(ctl.stdout)")
+            try await fixture.stop()
+        }
+
         @Test func aSubscriberSeesTheStopToItsLastEvent() async throws {
             let fixture = try await ControlFixture.start(modules: ["a"])
             let output = fixture.directory.file("subscriber")
