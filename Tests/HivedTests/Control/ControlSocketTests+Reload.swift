@@ -138,5 +138,47 @@ extension ControlSocketTests {
             #expect(ping["event"] as? String == "custom")
             try await fixture.stop()
         }
+
+        @Test func aSubscriberSeesModulesJoiningAndLeavingEventByEventAndTheReloadLast() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a", "b"])
+            let output = fixture.directory.file("subscriber")
+            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "reload", output: output)
+            defer { if subscriber.isRunning { subscriber.terminate() } }
+            // Wait until the subscription is live: events sent before it are not streamed.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var live = false
+            while !live, ContinuousClock.now < deadline {
+                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
+                live = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"")
+            }
+            #expect(live, "the subscriber received events")
+            try fixture.directory.write("hived.yaml", ControlFixture.configuration(fixture.directory, modules: ["a", "c"]))
+            let reply = try await fixture.reply("io.hivekit.Daemon.Reload")
+            #expect(reply["added"] as? [String] == ["c"] && reply["removed"] as? [String] == ["b"], "\(reply)")
+            try await waitUntil("the subscriber to stop at the reload event") { !subscriber.isRunning }
+            let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8))
+                .compactMap { $0["notice"] as? [String: Any] }
+                .drop { $0["name"] as? String != "ping" || $0["module"] != nil }.dropFirst()
+            // Each event once its modules handled it: the handler replies of a run come
+            // before the reply of their event, and the reload's own reply comes last.
+            var runs: [String] = []
+            var handlers: [String] = []
+            for notice in notices {
+                let event = notice["event"] as? String ?? "?"
+                if let module = notice["module"] as? String {
+                    handlers.append("\(module).\(event)")
+                } else {
+                    runs.append((handlers.sorted() + ["->", event]).joined(separator: " "))
+                    handlers = []
+                }
+            }
+            #expect(runs == [
+                "c.setup -> setup", "c.init -> init",
+                "b.terminate -> terminate", "b.teardown -> teardown", "b.unmount -> unmount",
+                "a.reload c.ready heartbeat.reload reporter.reload -> ready", "-> reload",
+            ], "\(runs)")
+            #expect(notices.allSatisfy { $0["phase"] as? String == "running" })
+            try await fixture.stop()
+        }
     }
 }
