@@ -44,7 +44,11 @@ extension ControlSocketTests {
                     #expect(timing?["failures"] as? Int == 0, "\(module).\(event)")
                     #expect((timing?["longest_usec"] as? Int ?? -1) <= (timing?["total_usec"] as? Int ?? -1))
                 }
-                #expect(own.reduce(0) { $0 + ($1["total_usec"] as? Int ?? 0) } > 0, "\(module) spent no time at all: \(own)")
+                // The modules that log at each event take measurable time; the reporter's
+                // hooks may take less than a microsecond.
+                if module != "reporter" {
+                    #expect(own.reduce(0) { $0 + ($1["total_usec"] as? Int ?? 0) } > 0, "\(module) spent no time at all: \(own)")
+                }
             }
 
             // The text: one line per (module, event), slowest first, with its time.
