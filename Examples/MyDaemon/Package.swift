@@ -12,6 +12,7 @@ let package = Package(
         .package(name: "hived", path: "../.."),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         // The modules: they need HiveKit alone.
@@ -42,6 +43,18 @@ let package = Package(
                 "MyDaemonModules",
                 .product(name: "HiveKit", package: "hived"),
                 .product(name: "HiveDaemon", package: "hived"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same daemon with a swift-metrics backend of the application's own,
+        // bootstrapped in a `main` of its own before the command line runs.
+        .executableTarget(
+            name: "mydaemon-metrics",
+            dependencies: [
+                "MyDaemonModules",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "HiveDaemon", package: "hived"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

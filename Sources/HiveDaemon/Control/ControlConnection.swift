@@ -28,6 +28,9 @@ final class ControlConnection {
     /// Bytes to write, from ``outputStart``.
     var output: [UInt8] = []
     var outputStart = 0
+    /// For a subscriber: the sequence number of the next notice to send it
+    /// (``ControlSubscription/notices(from:limit:)``).
+    var cursor: UInt64 = 0
     /// The client shut down its sending side: answer what arrived, then close.
     var readClosed = false
     var isClosed = false
@@ -44,10 +47,15 @@ final class ControlConnection {
     /// Bytes read but not yet consumed.
     var pendingInput: Int { input.count - inputStart }
 
-    /// Queues bytes to write.
+    /// Queues bytes to write. What was written is dropped once it is most of the buffer, so
+    /// a client that reads steadily but never quite catches up (a subscriber) does not
+    /// grow it without end.
     func queue(_ bytes: [UInt8]) {
         if outputStart == output.count {
             output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+            outputStart = 0
+        } else if outputStart >= 1 << 16, outputStart * 2 >= output.count {
+            output.removeSubrange(0..<outputStart)
             outputStart = 0
         }
         output.append(contentsOf: bytes)

@@ -12,7 +12,11 @@ extension ControlLoop {
         if events & Int16(POLLERR | POLLNVAL) != 0 { return close(connection) }
         if events & Int16(POLLOUT) != 0 {
             flush(connection)
-            if connection.activity == .idle { answerCalls(connection) }
+            switch connection.activity {
+            case .idle: answerCalls(connection)
+            case .streaming: feed(connection)
+            case .waiting, .refused: break
+            }
         }
         guard !connection.isClosed, events & ~Int16(POLLOUT) != 0 else { return }
         switch connection.activity {
@@ -98,6 +102,7 @@ extension ControlLoop {
             connection.activity = .streaming
             subscribers += 1
             if subscribers == 1 { server.service.subscription.observe(true) }
+            connection.cursor = server.service.subscription.nextSequence
         }
     }
 
@@ -134,27 +139,33 @@ extension ControlLoop {
         }
     }
 
-    /// Encodes the events observed since the last round and queues them to every
-    /// subscriber; drops a subscriber whose backlog would pass its bound.
+    /// Sends every subscriber the events observed since its last round.
     func deliverNotices() {
         guard subscribers > 0 else { return }
-        let (notices, overflowed) = server.service.subscription.drain()
-        let streams = connections.filter { $0.activity == .streaming && !$0.isClosed }
-        if overflowed {
-            for connection in streams { drop(connection, "events arrived faster than the socket thread could send them") }
-            return
+        for connection in connections where connection.activity == .streaming && !connection.isClosed {
+            feed(connection)
         }
-        for notice in notices {
-            let bytes = VarlinkCoding.reply(notice, continues: true)
-            for connection in streams where !connection.isClosed {
-                guard connection.pendingOutput + bytes.count <= ControlServer.maximumSubscriberBacklog else {
-                    drop(connection, "it stopped reading (\(connection.pendingOutput) bytes unsent)")
-                    continue
-                }
-                connection.queue(bytes)
+    }
+
+    /// Encodes the notices `connection` was not sent yet, while its unsent replies stay
+    /// under ``ControlServer/subscriberBacklog`` (the rest wait in the ring until its socket
+    /// takes these), and writes them. Drops it if it fell so far behind that notices it was
+    /// owed were overwritten (checked whether or not it has room): it alone missed them.
+    func feed(_ connection: ControlConnection) {
+        let subscription = server.service.subscription
+        while !connection.isClosed {
+            let room = connection.pendingOutput < ControlServer.subscriberBacklog
+            guard let notices = subscription.notices(from: connection.cursor, limit: room ? 256 : 0) else {
+                return drop(connection, """
+                    it fell \(ControlSubscription.capacity) events behind: it stopped reading, or reads slower \
+                    than events come (\(connection.pendingOutput) bytes unsent)
+                    """)
             }
+            guard !notices.isEmpty else { return }
+            for notice in notices { connection.queue(VarlinkCoding.reply(notice, continues: true)) }
+            connection.cursor += UInt64(notices.count)
+            flush(connection)
         }
-        for connection in streams where !connection.isClosed { flush(connection) }
     }
 
     private func drop(_ connection: ControlConnection, _ reason: String) {

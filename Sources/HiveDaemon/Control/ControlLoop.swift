@@ -16,6 +16,10 @@ final class ControlLoop {
     var connections: [ControlConnection] = []
     var subscribers = 0
     private var nextID: UInt64 = 1
+    /// When a connection turned away for the client limit was last logged (monotonic
+    /// nanoseconds), and how many were turned away since without a message.
+    private var lastTurnedAwayLog: UInt64?
+    private var turnedAwaySilently = 0
     /// Where `recv` reads; allocated at the first read, not at start-up.
     lazy var scratchBuffer = [UInt8](repeating: 0, count: 16 << 10)
 
@@ -136,13 +140,30 @@ final class ControlLoop {
         }
         guard connections.count - refusedCount < ControlServer.maximumClients else {
             server.statistics.overLimit.add(1, ordering: .relaxed)
-            server.logger.debug(
-                "control socket: turned away \(peer): \(ControlServer.maximumClients) clients already connected")
+            reportTurnedAway(peer)
             Glibc.close(descriptor)
             return
         }
         server.statistics.accepted.add(1, ordering: .relaxed)
         connections.append(ControlConnection(id: takeID(), descriptor: descriptor, peer: peer))
+    }
+
+    /// Logs a connection turned away for the client limit, at most once per
+    /// ``ControlServer/turnedAwayLogInterval``: the connections turned away meanwhile are
+    /// counted in the next message (and in `hive_control_refused_total`), so a flood of
+    /// connections cannot flood the log.
+    private func reportTurnedAway(_ peer: PeerCredentials) {
+        let now = MonotonicClock.nanoseconds()
+        if let last = lastTurnedAwayLog, now &- last < ControlServer.turnedAwayLogInterval {
+            turnedAwaySilently += 1
+            return
+        }
+        let more = turnedAwaySilently > 0 ? "; \(turnedAwaySilently) more turned away since the last message" : ""
+        server.logger.warning(
+            "control socket: turned away \(peer): \(ControlServer.maximumClients) clients already connected\(more)",
+            metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
+        lastTurnedAwayLog = now
+        turnedAwaySilently = 0
     }
 
     private func takeID() -> UInt64 {

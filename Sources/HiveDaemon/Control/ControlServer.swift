@@ -11,7 +11,8 @@ import Synchronization
 /// are queued to it and answered when done (``reply(_:to:)``, from any thread).
 ///
 /// Limits: 64 clients at once (more are accepted and closed at once, and counted);
-/// messages up to 1 MiB; a subscriber whose unsent replies pass 256 KiB is dropped.
+/// messages up to 1 MiB; a subscriber that falls ``ControlSubscription/capacity`` events
+/// behind is dropped.
 final class ControlServer: Sendable {
     /// Clients served at once.
     static let maximumClients = 64
@@ -19,10 +20,14 @@ final class ControlServer: Sendable {
     static let maximumRefused = 64
     /// The largest message read, without its NUL.
     static let maximumMessage = 1 << 20
-    /// Unsent replies a subscriber may hold before it is dropped.
-    static let maximumSubscriberBacklog = 256 << 10
+    /// Unsent replies a subscriber may hold; its next ones wait in the subscription's ring
+    /// until its socket takes these.
+    static let subscriberBacklog = 64 << 10
     /// How long a refused peer may keep its connection to read the refusal.
     static let refusalLinger: UInt64 = 2_000_000_000
+    /// At most one warning per this many nanoseconds for connections turned away because
+    /// ``maximumClients`` are connected.
+    static let turnedAwayLogInterval: UInt64 = 10_000_000_000
 
     let path: String
     let access: ControlAccess

@@ -2,17 +2,22 @@ import HiveKit
 import Synchronization
 
 /// Collects events for the control socket's subscribers, as a ``HiveObserver``: the
-/// hive calls it during delivery, so it only appends to a bounded list and wakes the
-/// socket's thread, which encodes and sends. Observing starts with the first
-/// subscriber and stops with the last, so without subscribers dispatch pays nothing.
+/// hive calls it during delivery, so it only writes the event into a ring of the last
+/// ``capacity`` notices (allocated with the first subscriber) and wakes the socket's
+/// thread, which encodes and sends. Each subscriber reads the ring from a cursor of its
+/// own, as fast as its socket takes the replies: one that falls ``capacity`` notices
+/// behind has lost events and is dropped, alone; the others go on. Observing starts with
+/// the first subscriber and stops with the last, so without subscribers dispatch pays
+/// nothing.
 final class ControlSubscription: HiveObserver {
-    /// Events held for the socket thread; past this, subscribers are dropped (they
-    /// would miss events) rather than delivery slowed.
+    /// Notices kept for subscribers: how far one may fall behind before it is dropped.
     static let capacity = 4096
 
     private struct State {
-        var notices: [DaemonAPI.Notice] = []
-        var overflowed = false
+        /// Notice `n` at `n % capacity`; empty while nobody subscribes.
+        var ring: [DaemonAPI.Notice?] = []
+        /// The sequence number of the next notice.
+        var next: UInt64 = 0
         var wake: ControlWake?
     }
 
@@ -30,11 +35,33 @@ final class ControlSubscription: HiveObserver {
     /// Starts (`true`) or stops observing the hive.
     func observe(_ on: Bool) {
         if on {
-            state.withLock { $0.notices.reserveCapacity(256) }
+            state.withLock { state in
+                if state.ring.isEmpty { state.ring = Array(repeating: nil, count: Self.capacity) }
+            }
             hive.addObserver(self)
         } else {
             hive.removeObserver(self)
-            state.withLock { $0 = State(wake: $0.wake) }
+            state.withLock { $0.ring = [] }
+        }
+    }
+
+    /// The sequence number of the next notice: where a new subscriber's cursor starts.
+    var nextSequence: UInt64 { state.withLock { $0.next } }
+
+    /// Up to `limit` notices from sequence number `cursor` on, oldest first; `nil` when
+    /// the one at `cursor` was overwritten (the reader fell ``capacity`` notices behind).
+    func notices(from cursor: UInt64, limit: Int) -> [DaemonAPI.Notice]? {
+        state.withLock { state in
+            guard state.next &- cursor <= UInt64(Self.capacity) else { return nil }
+            let count = min(Int(state.next &- cursor), limit)
+            guard count > 0, !state.ring.isEmpty else { return [] }
+            var notices: [DaemonAPI.Notice] = []
+            notices.reserveCapacity(count)
+            for sequence in cursor..<(cursor + UInt64(count)) {
+                guard let notice = state.ring[Int(sequence % UInt64(Self.capacity))] else { return nil }
+                notices.append(notice)
+            }
+            return notices
         }
     }
 
@@ -52,24 +79,11 @@ final class ControlSubscription: HiveObserver {
             failed: event.failures > 0))
     }
 
-    /// What arrived since the last call, and whether some was lost for lack of room.
-    func drain() -> (notices: [DaemonAPI.Notice], overflowed: Bool) {
-        state.withLock { state in
-            defer {
-                state.notices.removeAll(keepingCapacity: true)
-                state.overflowed = false
-            }
-            return (state.notices, state.overflowed)
-        }
-    }
-
     private func push(_ notice: DaemonAPI.Notice) {
         let wake = state.withLock { state -> ControlWake? in
-            guard state.notices.count < Self.capacity else {
-                state.overflowed = true
-                return state.wake
-            }
-            state.notices.append(notice)
+            guard !state.ring.isEmpty else { return nil }
+            state.ring[Int(state.next % UInt64(Self.capacity))] = notice
+            state.next += 1
             return state.wake
         }
         wake?.wake()

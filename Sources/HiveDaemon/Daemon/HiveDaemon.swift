@@ -190,16 +190,12 @@ public final class HiveDaemon: Sendable {
         }
         let watchdog = startWatchdog(hive)
         defer { watchdog?.cancel() }
-        // An application's own metrics backend is fed periodically; hived's own
-        // Prometheus registry is fed when it is scraped.
-        let flusher = metrics.ownsBackend ? nil : Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(10))
-                metrics.flush(hive, control: control?.statistics)
-            }
-        }
-        defer { flusher?.cancel() }
-        return exitStatus(after: await serve(hive))
+        // An application's own metrics backend is fed now, every 10 s, and once more after
+        // the stop; hived's own Prometheus registry is fed when it is scraped.
+        let flusher = metrics.startFlushing(hive, control: control?.statistics)
+        let status = exitStatus(after: await serve(hive))
+        flusher?.finish()
+        return status
     }
 
     /// Fixes glibc's mmap and trim thresholds at 128 KiB. By default freeing a large block

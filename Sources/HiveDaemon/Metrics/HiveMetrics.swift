@@ -10,8 +10,9 @@ import Synchronization
 /// Nothing is recorded on the event path. Per module and event, the figures are the
 /// hive's profiler's (kept anyway under the lock every call already takes) and reach
 /// swift-metrics when they are read: ``flush(_:control:)`` turns what changed since the
-/// last flush into metric updates. A scrape flushes; with a backend of the
-/// application's own, the daemon also flushes every 10 seconds.
+/// last flush into metric updates. A scrape (`GetMetrics`) flushes, into both backends;
+/// with a backend of the application's own, a ``MetricsFlusher`` also flushes when the
+/// daemon is ready, every 10 seconds, and once more after the stop.
 ///
 /// | metric | labels | what |
 /// |---|---|---|

@@ -7,11 +7,13 @@ extension Hive {
     }
 
     /// Sets up, then initializes, `entries` — modules joining a live hive — level by level,
-    /// as ``start()`` does for all.
+    /// as ``start()`` does for all. Observers see each phase delivered once its modules
+    /// handled it; with no entries, nothing is delivered or observed.
     ///
     /// - Returns: the first failure; the module whose hook failed receives nothing more,
     ///   and the others stay as far as they got, for the caller to take down.
     func bringUp(_ entries: [ModuleEntry]) async -> HiveError? {
+        guard !entries.isEmpty else { return nil }
         let hasAsync = entries.contains { $0.isAsync }
         for event in [HiveEvent.setup, .`init`] {
             let (failure, _) = await runStartPhase(event, refreshed(entries), hasAsync: hasAsync)
@@ -22,7 +24,8 @@ extension Hive {
 
     /// Brings initialized modules to the hive's `phase`: `ready` if the hive got it, then
     /// `background` (with the parameters of the one that suspended the hive, e.g. its
-    /// `reason`) if it is suspended. A throw is logged and reported, as for any event.
+    /// `reason`) if it is suspended. A throw is logged and reported, as for any event;
+    /// observers see each event delivered once these modules handled it.
     func catchUp(_ entries: [ModuleEntry], to phase: HivePhase) async -> [HiveError] {
         let events: [HiveEvent] = switch phase {
         case .running: [.ready]
@@ -32,12 +35,15 @@ extension Hive {
         var failures: [HiveError] = []
         let hasAsync = entries.contains { $0.isAsync }
         for event in events {
-            _ = await fanOut(
+            let begin = MonotonicClock.nanoseconds()
+            let before = failures.count
+            let delivered = await fanOut(
                 event, hook: event.kind, to: refreshed(entries), hasAsync: hasAsync,
                 where: { $0.lifecycle == .active }
             ) { _, call in
                 if let failure = call.failure { failures.append(failure) }
             }
+            observeDelivery(event, delivered: delivered, failures: failures.count - before, since: begin)
         }
         return failures
     }
@@ -46,7 +52,8 @@ extension Hive {
     /// order, levels as barriers), `teardown` to those set up and then `unmount` (each in
     /// reverse order, one at a time), every hook abandoned past its budget; then forgets
     /// them with the services, routes and actions they registered. A module whose `setup`
-    /// or `init` failed receives nothing and is forgotten.
+    /// or `init` failed receives nothing and is forgotten. Observers see each of the three
+    /// events delivered once these modules handled it (none, when no module took part).
     func takeDown(_ entries: [ModuleEntry]) async -> [HiveError] {
         var failures: [HiveError] = []
         let collect: (ModuleEntry, HookCall) -> Void = { _, call in
@@ -54,17 +61,35 @@ extension Hive {
         }
         let current = refreshed(entries)
         let hasAsync = current.contains { $0.isAsync }
-        _ = await fanOut(.terminate, hook: .terminate, to: current, hasAsync: hasAsync, where: { $0.lifecycle == .active }, finished: collect)
+        var begin = MonotonicClock.nanoseconds()
+        var before = failures.count
+        var delivered = await fanOut(
+            .terminate, hook: .terminate, to: current, hasAsync: hasAsync, where: { $0.lifecycle == .active },
+            finished: collect)
+        observeDelivery(.terminate, delivered: delivered, failures: failures.count - before, since: begin)
         var tornDown = Set<String>()
-        _ = await fanOutInReverse(
+        (begin, before) = (MonotonicClock.nanoseconds(), failures.count)
+        delivered = await fanOutInReverse(
             .teardown, hook: .teardown, to: current, where: { $0.lifecycle == .active || $0.lifecycle == .setUp }
         ) { entry, call in
             tornDown.insert(entry.name)
             state.withLock { $0.setLifecycle(.tornDown, of: entry) }
             collect(entry, call)
         }
-        _ = await fanOutInReverse(.unmount, hook: .unmount, to: current, where: { tornDown.contains($0.name) }, finished: collect)
+        observeDelivery(.teardown, delivered: delivered, failures: failures.count - before, since: begin)
+        (begin, before) = (MonotonicClock.nanoseconds(), failures.count)
+        delivered = await fanOutInReverse(
+            .unmount, hook: .unmount, to: current, where: { tornDown.contains($0.name) }, finished: collect)
+        observeDelivery(.unmount, delivered: delivered, failures: failures.count - before, since: begin)
         forget(current.reversed())
         return failures
+    }
+
+    /// Tells observers that `event` reached `delivered` joining or leaving modules, after
+    /// their handler outcomes; nothing when no module took part. Joining and leaving are
+    /// rare (registration, reload), so the clock is read whether or not anyone observes.
+    private func observeDelivery(_ event: HiveEvent, delivered: Int, failures: Int, since begin: UInt64) {
+        guard delivered > 0, observers.isActive else { return }
+        observers.eventDelivered(event, delivered: delivered, failures: failures, phase: phase, since: begin)
     }
 }

@@ -13,6 +13,12 @@ extension Hive {
     /// down again (the one whose hook failed receives nothing more) and nothing else
     /// changes; the result's ``ReloadSummary/failure`` says which phase failed and why.
     ///
+    /// Observers (``HiveObserver``) see every hook call in that order, and each event
+    /// delivered to a set of joining or leaving modules once those modules handled it. The
+    /// `reload` event itself is observed last, after the added modules' `ready` (and
+    /// `background`), so what an observer saw up to it is everything the reload did; an
+    /// aborted reload has no `reload` event.
+    ///
     /// A module whose type changes cannot run twice at once: its old instance is removed
     /// (after validation, before the added modules are set up), so if the reload then
     /// aborts it is not running; ``ReloadFailure/lost`` names it.
@@ -91,19 +97,24 @@ extension Hive {
             state.delivered[Int(EventKind.reload.rawValue)] += 1
             return (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
         }
-        let begin = observers.isActive ? MonotonicClock.nanoseconds() : 0
+        let begin = MonotonicClock.nanoseconds()
         var reloadFailures: [HiveError] = []
         summary.reloaded = await fanOut(
             .reload, hook: .reload, to: entries, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
         ) { _, call in
             if let failure = call.failure { reloadFailures.append(failure) }
         }
-        if observers.isActive {
-            observers.eventDelivered(
-                .reload, delivered: summary.reloaded, failures: reloadFailures.count, phase: phase, since: begin)
-        }
+        let reloadTime = MonotonicClock.nanoseconds() &- begin
         summary.failures += reloadFailures
         summary.failures += await catchUp(added, to: phase)
+        // Observed last, once the added modules caught up: an observer that waits for the
+        // `reload` event has seen everything the reload did. Its duration is the reload
+        // hooks' alone.
+        if observers.isActive {
+            observers.eventDelivered(
+                .reload, delivered: summary.reloaded, failures: reloadFailures.count, phase: phase,
+                nanoseconds: reloadTime)
+        }
         return summary
     }
 

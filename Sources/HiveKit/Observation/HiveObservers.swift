@@ -41,9 +41,16 @@ final class HiveObservers: Sendable {
 
     /// Tells every observer that `event` reached `delivered` modules, `since` its first hook call.
     func eventDelivered(_ event: HiveEvent, delivered: Int, failures: Int, phase: HivePhase, since start: UInt64) {
+        eventDelivered(
+            event, delivered: delivered, failures: failures, phase: phase,
+            nanoseconds: MonotonicClock.nanoseconds() &- start)
+    }
+
+    /// Tells every observer that `event` reached `delivered` modules in `nanoseconds`.
+    func eventDelivered(_ event: HiveEvent, delivered: Int, failures: Int, phase: HivePhase, nanoseconds: UInt64) {
         let event = ObservedEvent(
             event: event, phase: phase, delivered: delivered, failures: failures,
-            duration: .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- start)))
+            duration: .nanoseconds(Int64(clamping: nanoseconds)))
         for observer in list.withLock({ $0 }) { observer.eventDelivered(event) }
     }
 }

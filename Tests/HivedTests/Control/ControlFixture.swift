@@ -63,6 +63,25 @@ struct ControlFixture: Sendable {
         }
     }
 
+    /// The control connections hived holds: the entries of `/proc/net/unix` at ``socket``
+    /// besides the listening one (accepted connections, and those waiting to be). Once
+    /// clients hung up, this falls to 0 when hived has seen every hang-up and closed its end.
+    var openConnections: Int {
+        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        return table.split(separator: "\n").count { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            // Num RefCount Protocol Flags Type St Inode Path; the listener's flags are __SO_ACCEPTCON.
+            return fields.count == 8 && fields[7] == socket && fields[3] != "00010000"
+        }
+    }
+
+    /// Waits until hived closed every control connection whose client left (``openConnections`` is 0).
+    func waitUntilConnectionsClosed() async throws {
+        try await waitUntil("hived to close its control connections", detail: { "\(openConnections) open" }) {
+            openConnections == 0
+        }
+    }
+
     /// Stops hived and expects a clean exit and the socket file gone.
     func stop() async throws {
         hived.signal(SIGTERM)

@@ -16,8 +16,12 @@ extension ControlSocketTests {
             var status = stat()
             #expect(lstat(fixture.socket, &status) == 0 && status.st_mode & 0o777 == 0o660, "the socket is created 0660")
             Self.openUp(fixture, socketMode: 0o666)
+            let permission = #"hive_control_refused_total{reason="permission"}"#
+            #expect(try await RefusalTests.value(of: permission, in: fixture) == 0)
             let refused = try await fixture.call("io.hivekit.Daemon.GetStatus", as: .nobody)
             #expect(refused["error"] as? String == "io.hivekit.Daemon.PermissionDenied", "\(refused)")
+            // Counted before the refusal was sent.
+            #expect(try await RefusalTests.value(of: permission, in: fixture) == 1)
             // Logs are written by a thread of their own: wait for the line.
             let deadline = ContinuousClock.now + .seconds(10)
             while !fixture.hived.stderr.contains("refused uid 65534, pid "), ContinuousClock.now < deadline {

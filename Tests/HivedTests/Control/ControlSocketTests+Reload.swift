@@ -63,6 +63,34 @@ extension ControlSocketTests {
             try await fixture.stop()
         }
 
+        @Test func anAddedModuleFailingInitIsReloadFailedAndChangesNothing() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a"])
+            let good = try String(contentsOfFile: fixture.configPath, encoding: .utf8)
+            let failing = "  - {name: late, type: probe, settings: {path: \(fixture.events), fail_on: [init]}}\n"
+            try fixture.directory.write("hived.yaml", good.replacingOccurrences(of: "  - {name: heartbeat", with: failing + "  - {name: heartbeat"))
+            let result = try await fixture.call("io.hivekit.Daemon.Reload")
+            #expect(result["error"] as? String == "io.hivekit.Daemon.ReloadFailed", "\(result)")
+            let parameters = try #require(result["parameters"] as? [String: Any])
+            #expect(parameters["module"] as? String == "late")
+            #expect(parameters["event"] as? String == "init")
+            #expect(parameters["message"] as? String == "told to fail (fail_on)", "\(parameters)")
+            // Aborted: the added module got setup and init, nothing more; nothing else changed.
+            let events = try ProbeFile(path: fixture.events).events
+            #expect(events.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init"], "\(events)")
+            #expect(try ProbeFile(path: fixture.events).modules(receiving: "reload").isEmpty)
+            let status = try await fixture.reply("io.hivekit.Daemon.GetStatus")
+            let modules = try #require(status["modules"] as? [[String: Any]])
+            #expect(modules.compactMap { $0["name"] as? String } == ["a", "heartbeat", "reporter"])
+            #expect(status["phase"] as? String == "running")
+
+            // hived ctl prints the module, hook and cause, and exits 1.
+            let ctl = try await fixture.ctl("reload")
+            #expect(ctl.status == 1)
+            #expect(ctl.stderr == "reload failed: module 'late' (init): told to fail (fail_on)\n", "\(ctl.stderr)")
+            #expect(ctl.stdout.isEmpty, "\(ctl.stdout)")
+            try await fixture.stop()
+        }
+
         @Test func aSubscriberSeesTheStopToItsLastEvent() async throws {
             let fixture = try await ControlFixture.start(modules: ["a"])
             let output = fixture.directory.file("subscriber")
@@ -108,6 +136,48 @@ extension ControlSocketTests {
             #expect(delivered["duration_usec"] is Int)
             let ping = try #require(notices.first { $0["name"] as? String == "ping" })
             #expect(ping["event"] as? String == "custom")
+            try await fixture.stop()
+        }
+
+        @Test func aSubscriberSeesModulesJoiningAndLeavingEventByEventAndTheReloadLast() async throws {
+            let fixture = try await ControlFixture.start(modules: ["a", "b"])
+            let output = fixture.directory.file("subscriber")
+            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "reload", output: output)
+            defer { if subscriber.isRunning { subscriber.terminate() } }
+            // Wait until the subscription is live: events sent before it are not streamed.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var live = false
+            while !live, ContinuousClock.now < deadline {
+                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
+                live = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"")
+            }
+            #expect(live, "the subscriber received events")
+            try fixture.directory.write("hived.yaml", ControlFixture.configuration(fixture.directory, modules: ["a", "c"]))
+            let reply = try await fixture.reply("io.hivekit.Daemon.Reload")
+            #expect(reply["added"] as? [String] == ["c"] && reply["removed"] as? [String] == ["b"], "\(reply)")
+            try await waitUntil("the subscriber to stop at the reload event") { !subscriber.isRunning }
+            let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8))
+                .compactMap { $0["notice"] as? [String: Any] }
+                .drop { $0["name"] as? String != "ping" || $0["module"] != nil }.dropFirst()
+            // Each event once its modules handled it: the handler replies of a run come
+            // before the reply of their event, and the reload's own reply comes last.
+            var runs: [String] = []
+            var handlers: [String] = []
+            for notice in notices {
+                let event = notice["event"] as? String ?? "?"
+                if let module = notice["module"] as? String {
+                    handlers.append("\(module).\(event)")
+                } else {
+                    runs.append((handlers.sorted() + ["->", event]).joined(separator: " "))
+                    handlers = []
+                }
+            }
+            #expect(runs == [
+                "c.setup -> setup", "c.init -> init",
+                "b.terminate -> terminate", "b.teardown -> teardown", "b.unmount -> unmount",
+                "a.reload c.ready heartbeat.reload reporter.reload -> ready", "-> reload",
+            ], "\(runs)")
+            #expect(notices.allSatisfy { $0["phase"] as? String == "running" })
             try await fixture.stop()
         }
     }

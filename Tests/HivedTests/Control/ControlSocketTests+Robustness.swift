@@ -125,18 +125,12 @@ extension ControlSocketTests {
                 return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
             }
             try await blocking(lowPriority: true) { try cycles(1000) }  // warm-up: allocator arenas, buffers
-            // The daemon closes a connection when it sees the hang-up; give it the moment.
-            try await Task.sleep(for: .milliseconds(200))
+            // The daemon closes a connection when it sees the hang-up: measure once it closed all.
+            try await fixture.waitUntilConnectionsClosed()
             let (fdsBefore, rssBefore) = (descriptors(), residentKiB())
             try await blocking(lowPriority: true) { try cycles(10_000) }
-            try await Task.sleep(for: .milliseconds(200))
-            var fdsAfter = descriptors()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while fdsAfter != fdsBefore, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                fdsAfter = descriptors()
-            }
-            let rssAfter = residentKiB()
+            try await fixture.waitUntilConnectionsClosed()
+            let (fdsAfter, rssAfter) = (descriptors(), residentKiB())
             #expect(fdsAfter == fdsBefore, "descriptors: \(fdsBefore) → \(fdsAfter)")
             #expect(rssAfter - rssBefore < 512, "VmRSS: \(rssBefore) KiB → \(rssAfter) KiB")
             try await fixture.stop()

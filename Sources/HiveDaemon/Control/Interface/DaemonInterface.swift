@@ -95,9 +95,11 @@ enum DaemonInterface {
         method ListActions() -> (actions: []Action)
         method ListServices() -> (services: []Service)
 
-        # Call with more: one reply per delivered event (module is null) and per
-        # handler outcome, until the client hangs up. A client that stops reading is
-        # dropped once its buffer is full.
+        # Call with more: one reply per handler outcome and, once its handlers'
+        # replies are sent, one per delivered event (module is null), also for events
+        # delivered only to modules joining or leaving; during a reload the reload
+        # event's reply comes last. Until the client hangs up; a client that falls
+        # 4096 replies behind is dropped.
         method Subscribe() -> (
           event: string,
           name: ?string,
