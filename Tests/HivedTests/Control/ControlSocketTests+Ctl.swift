@@ -56,6 +56,16 @@ extension ControlSocketTests {
             try await fixture.stop()
         }
 
+        @Test func routesListPatternSchemePriorityAndOwner() async throws {
+            let fixture = try await ControlFixture.start()
+            let routes = try await Self.runCtl(["--socket", fixture.socket, "routes"], environment: [:])
+            #expect(routes.status == 0, "\(routes.stderr)")
+            let rows = routes.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            #expect(rows.first == ["PATTERN", "SCHEME", "PRIORITY", "OWNER"], "\(routes.stdout)")
+            #expect(rows.contains(["hive://heartbeat/reset", "hive", "0", "heartbeat"]), "\(routes.stdout)")
+            try await fixture.stop()
+        }
+
         /// The unit's `ExecReload=hived ctl reload` with `control: {enabled: false}` (or a
         /// `control.socket` elsewhere): systemd's `MAINPID` lets ctl fall back to `SIGHUP`.
         @Test func reloadUnderSystemdFallsBackToSIGHUPWhenTheSocketIsOff() async throws {

@@ -81,7 +81,9 @@ enum CtlText {
     }
 
     static func routes(_ routes: DaemonAPI.Routes) -> String {
-        table([["PATTERN", "PRIORITY", "OWNER"]] + routes.routes.map { [$0.pattern, "\($0.priority)", $0.owner ?? "-"] })
+        table([["PATTERN", "SCHEME", "PRIORITY", "OWNER"]] + routes.routes.map {
+            [$0.pattern, $0.scheme ?? "(global)", "\($0.priority)", $0.owner ?? "-"]
+        })
             .joined(separator: "\n")
     }
 
