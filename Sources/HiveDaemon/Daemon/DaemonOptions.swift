@@ -74,10 +74,10 @@ public struct DaemonOptions: Sendable {
         let configuration: DaemonConfiguration
         if let configurationPath {
             configuration = try DaemonConfiguration.load(
-                path: configurationPath, catalog: catalog, overrides: overrides)
+                path: configurationPath, catalog: catalog, overrides: overrides, daemonName: identity.name)
         } else if let embeddedConfiguration {
             configuration = try DaemonConfiguration.parse(
-                embeddedConfiguration, path: nil, catalog: catalog, overrides: overrides)
+                embeddedConfiguration, path: nil, catalog: catalog, overrides: overrides, daemonName: identity.name)
         } else {
             throw HiveError(.invalidConfiguration, "no configuration file given and none embedded")
         }
