@@ -3,7 +3,8 @@ import PackageDescription
 
 // The README's "Your own daemon": a daemon named `mydaemon` with modules of its own, built
 // on HiveKit and HiveDaemon as a user's package would be; the same daemon with a `main` of
-// its own; and the same daemon run as a service of an application's ServiceGroup.
+// its own that bootstraps its logging (as a DaemonProgram, and with HiveDaemon.main); and
+// the same daemon run as a service of an application's ServiceGroup.
 // `scripts/test` builds it and Tests/HivedTests/Examples runs it.
 let package = Package(
     name: "MyDaemon",
@@ -27,6 +28,17 @@ let package = Package(
                 "MyDaemonModules",
                 .product(name: "HiveKit", package: "hived"),
                 .product(name: "HiveDaemon", package: "hived"),
+            ]
+        ),
+        // The same daemon with a `main` of its own that bootstraps swift-log's
+        // StreamLogHandler on stdout, then hands over to HiveDaemon's command line.
+        .executableTarget(
+            name: "mydaemon-logging",
+            dependencies: [
+                "MyDaemonModules",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "HiveDaemon", package: "hived"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The application's own swift-log handler, bootstrapped before the daemon starts.

@@ -36,8 +36,8 @@ public struct DaemonService: Service, CustomStringConvertible {
     /// What the daemon runs.
     public let options: DaemonOptions
 
-    /// A daemon of `options`; it runs when the group calls ``run()``. Its logging
-    /// cooperates with the application's by default (``HiveDaemon/DaemonLogging/cooperate``).
+    /// A daemon of `options`; it runs when the group calls ``run()``. It logs through the
+    /// application's swift-log handler and never bootstraps swift-log.
     public init(_ options: DaemonOptions) {
         self.options = options
     }

@@ -36,7 +36,8 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
     /// Parses nothing of its own: every command is a subcommand.
     public init() {}
 
-    /// Parses the process's command line and runs the command.
+    /// Parses the process's command line and runs the command, from a `main` of the
+    /// program's own.
     ///
     /// First, while the calling thread is the only one, it blocks the signals the daemon
     /// reads (``DaemonSignals/blockInCallingThread()``) and captures the systemd variables.
@@ -44,18 +45,30 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
     /// ArgumentParser, for start-up time, and never returns: the calling thread becomes the
     /// signal reader (``HiveDaemon/main(_:)``). Any other command unblocks the signals
     /// first, so `SIGINT` and `SIGTERM` end it like any tool, then returns or exits.
+    ///
+    /// Called from a `main` of the program's own, it leaves swift-log to that `main`: the
+    /// daemon logs through the process's handler (the one bootstrapped before, or
+    /// swift-log's default) and never calls `LoggingSystem.bootstrap`. ``DaemonProgram``'s
+    /// default `main` is the one that bootstraps HiveDaemon's handlers.
     public static func main() {
+        main(mayBootstrapLogging: false)
+    }
+
+    /// ``main()``; `mayBootstrapLogging` only when the caller is the process's entry point
+    /// (``DaemonProgram``'s default `main`), before any code of the program ran.
+    static func main(mayBootstrapLogging: Bool) {
         DaemonSignals.blockInCallingThread()
         let systemd = SystemdEnvironment.capture()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let plain = PlainRun(arguments) {
-            HiveDaemon.main(Program.options(configurationPath: configurationPath(explicit: plain.configPath), systemd: systemd))
+        func runDaemon(configPath: String?) -> Never {
+            var options = Program.options(configurationPath: configurationPath(explicit: configPath), systemd: systemd)
+            options.mayBootstrapLogging = mayBootstrapLogging
+            HiveDaemon.main(options)
         }
+        if let plain = PlainRun(arguments) { runDaemon(configPath: plain.configPath) }
         do {
             var command = try parseAsRoot(arguments)
-            if let run = command as? DaemonRunCommand<Program> {
-                HiveDaemon.main(Program.options(configurationPath: configurationPath(explicit: run.config), systemd: systemd))
-            }
+            if let run = command as? DaemonRunCommand<Program> { runDaemon(configPath: run.config) }
             DaemonSignals.unblockInCallingThread()
             try command.run()
         } catch {

@@ -26,6 +26,20 @@ import HiveKit
 /// ```
 ///
 /// Every requirement but ``identity`` and ``modules`` has a default.
+///
+/// **Logging.** The default `main` is the process's entry point, so nothing can have
+/// bootstrapped swift-log before it: it bootstraps it with HiveDaemon's handlers (journal
+/// or stderr, per `log.target`), and every `Logger(label:)` of the process uses them. A
+/// program with a handler of its own bootstraps it in a `main` of its own, which then
+/// hands over to the command line; the daemon and its modules log through that handler
+/// (at `log.level`), and HiveDaemon never calls `LoggingSystem.bootstrap`:
+///
+/// ```swift
+/// static func main() {
+///     LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
+///     DaemonCommand<Self>.main()
+/// }
+/// ```
 public protocol DaemonProgram {
     /// The daemon's name and version.
     static var identity: DaemonIdentity { get }
@@ -43,10 +57,6 @@ public protocol DaemonProgram {
     /// Commands besides `run` and `check-config`, e.g. a client of the daemon; none by
     /// default. They run as plain commands: signals are not read, and `SIGINT` ends them.
     static var subcommands: [any ParsableCommand.Type] { get }
-    /// Who owns swift-log's bootstrap; ``DaemonLogging/bootstrap`` by default, since the
-    /// program's `main` is the daemon's. A program that overrides `main` to bootstrap
-    /// swift-log's own `StreamLogHandler` must say ``DaemonLogging/cooperate``.
-    static var logging: DaemonLogging { get }
 }
 
 extension DaemonProgram {
@@ -58,16 +68,15 @@ extension DaemonProgram {
     public static var abstract: String { "Runs the \(identity.name) daemon." }
     /// No subcommands of the program's own.
     public static var subcommands: [any ParsableCommand.Type] { [] }
-    /// ``DaemonLogging/bootstrap``.
-    public static var logging: DaemonLogging { .bootstrap }
 
     /// The program's entry point: parses the command line and runs the command; never
-    /// returns when it runs the daemon (see ``DaemonCommand/main()``).
+    /// returns when it runs the daemon (see ``DaemonCommand/main()``). Being the entry
+    /// point, it lets the daemon bootstrap swift-log with HiveDaemon's handlers.
     public static func main() {
-        DaemonCommand<Self>.main()
+        DaemonCommand<Self>.main(mayBootstrapLogging: true)
     }
 
-    /// The options the daemon runs with: the program's identity, types and logging, the
+    /// The options the daemon runs with: the program's identity and types, the
     /// configuration at `configurationPath` (`nil`: the embedded one), the overrides of
     /// this process's environment, and `systemd`.
     public static func options(configurationPath: String?, systemd: SystemdEnvironment) -> DaemonOptions {
@@ -77,7 +86,6 @@ extension DaemonProgram {
             embeddedConfiguration: embeddedConfiguration,
             catalog: modules,
             serviceCatalog: services,
-            systemd: systemd,
-            logging: logging)
+            systemd: systemd)
     }
 }

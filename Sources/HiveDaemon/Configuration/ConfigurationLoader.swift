@@ -23,16 +23,18 @@ public enum ConfigurationLoader {
     ///   - catalog: When given, every module's `type` must be known to it.
     ///   - overrides: Environment variables that override the file (see
     ///     ``ConfigurationOverrides``); none by default.
+    ///   - daemonName: The daemon as messages name it (``DaemonIdentity/name``).
     /// - Throws: ``HiveError`` for an unreadable file, a file that holds no configuration
     ///   at all (empty, or only comments: more likely a file caught half-written than the
     ///   defaults, which `{}` asks for), or any invalid content.
     public static func load(
         path: String,
         catalog: ModuleCatalog? = nil,
-        overrides: ConfigurationOverrides = .none
+        overrides: ConfigurationOverrides = .none,
+        daemonName: String = "the daemon"
     ) throws(HiveError) -> DaemonConfiguration {
         let text = try ConfigurationFile.contents(of: path)
-        let parser = ConfigurationParser(path: path, catalog: catalog, requiresDocument: true)
+        let parser = ConfigurationParser(path: path, catalog: catalog, requiresDocument: true, daemonName: daemonName)
         return try parser.parse(text).applyingOverrides(overrides)
     }
 
@@ -45,14 +47,16 @@ public enum ConfigurationLoader {
     ///   - catalog: When given, every module's `type` must be known to it.
     ///   - overrides: Environment variables that override the text (see
     ///     ``ConfigurationOverrides``); none by default.
+    ///   - daemonName: The daemon as messages name it (``DaemonIdentity/name``).
     /// - Throws: ``HiveError`` for any invalid content.
     public static func parse(
         _ text: String,
         path: String? = nil,
         catalog: ModuleCatalog? = nil,
-        overrides: ConfigurationOverrides = .none
+        overrides: ConfigurationOverrides = .none,
+        daemonName: String = "the daemon"
     ) throws(HiveError) -> DaemonConfiguration {
-        let parser = ConfigurationParser(path: path, catalog: catalog)
+        let parser = ConfigurationParser(path: path, catalog: catalog, daemonName: daemonName)
         return try parser.parse(text).applyingOverrides(overrides)
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 extension ConfigurationParser {
-    /// Signals whose meaning is fixed by hived, with that meaning.
+    /// Signals whose meaning is fixed by HiveDaemon, with that meaning.
     static let reservedSignals: [Int32: String] = [
         SIGTERM: "it stops the daemon", SIGINT: "it stops the daemon",
         SIGHUP: "it reloads the configuration", SIGTSTP: "it suspends the daemon (background)",
@@ -33,7 +33,7 @@ extension ConfigurationParser {
         return result
     }
 
-    /// The signal a key names, if hived can let it fire an event.
+    /// The signal a key names, if the daemon can let it fire an event.
     func signalNumber(_ key: ConfigNode) throws(HiveError) -> Int32 {
         let number: Int32
         if key.type == .int {
@@ -59,7 +59,7 @@ extension ConfigurationParser {
             throw key.error("\(name) reports a fault in the process itself and cannot fire an event")
         }
         guard DaemonSignals.isMappable(number) else {
-            throw key.error("\(name) is not read by hived (it is left to the kernel or the C library)")
+            throw key.error("\(name) is not read by \(daemonName) (it is left to the kernel or the C library)")
         }
         return number
     }

@@ -14,16 +14,19 @@ struct ConfigurationParser {
     /// Whether text holding no YAML document is an error (for files) rather than the
     /// empty configuration.
     let requiresDocument: Bool
+    /// The daemon as messages name it (`mydaemon`).
+    let daemonName: String
 
     static let topLevelKeys = [
         "environment", "log", "budgets", "signals", "sleep", "memory_pressure", "modules", "services", "control",
     ]
 
-    init(path: String?, catalog: ModuleCatalog?, requiresDocument: Bool = false) {
+    init(path: String?, catalog: ModuleCatalog?, requiresDocument: Bool = false, daemonName: String) {
         self.path = path
         self.file = path ?? "<embedded>"
         self.catalog = catalog
         self.requiresDocument = requiresDocument
+        self.daemonName = daemonName
     }
 
     /// Parses and validates `text`.

@@ -1,8 +1,7 @@
 import HiveKit
 
 /// What ``HiveDaemon`` runs: the daemon's identity, where the configuration comes from,
-/// which module and service types it can build, the systemd variables captured at start,
-/// and who owns swift-log.
+/// which module and service types it can build, and the systemd variables captured at start.
 public struct DaemonOptions: Sendable {
     /// The daemon's name and version: log label, journal identifier, error prefix,
     /// environment overrides.
@@ -22,8 +21,10 @@ public struct DaemonOptions: Sendable {
     public var overrides: ConfigurationOverrides
     /// `NOTIFY_SOCKET`, `WATCHDOG_*`, `JOURNAL_STREAM`…, read at the top of `main`.
     public var systemd: SystemdEnvironment
-    /// Whether the daemon may bootstrap swift-log, or must cooperate with the process's.
-    public var logging: DaemonLogging
+    /// Whether the daemon may bootstrap swift-log: only ``DaemonProgram``'s own `main`,
+    /// the process's entry point, sets it; otherwise the daemon logs through the process's
+    /// handler (see ``HiveLogging/setUp(identity:target:level:environment:mayBootstrap:)``).
+    var mayBootstrapLogging = false
 
     /// Why the annotations could not be added to the catalogs (a duplicate, a malformed
     /// entry); ``loadConfiguration()`` throws it.
@@ -44,8 +45,7 @@ public struct DaemonOptions: Sendable {
         catalog: ModuleCatalog,
         serviceCatalog: ServiceCatalog = ServiceCatalog(),
         environment: [String: String]? = nil,
-        systemd: SystemdEnvironment = .capture(),
-        logging: DaemonLogging = .cooperate
+        systemd: SystemdEnvironment = .capture()
     ) {
         self.identity = identity
         self.configurationPath = configurationPath
@@ -61,7 +61,6 @@ public struct DaemonOptions: Sendable {
         }
         self.overrides = environment.map(identity.overrides(in:)) ?? identity.processOverrides()
         self.systemd = systemd
-        self.logging = logging
     }
 
     /// Reads and validates the whole configuration, from the file or the embedded text:
@@ -75,10 +74,10 @@ public struct DaemonOptions: Sendable {
         let configuration: DaemonConfiguration
         if let configurationPath {
             configuration = try DaemonConfiguration.load(
-                path: configurationPath, catalog: catalog, overrides: overrides)
+                path: configurationPath, catalog: catalog, overrides: overrides, daemonName: identity.name)
         } else if let embeddedConfiguration {
             configuration = try DaemonConfiguration.parse(
-                embeddedConfiguration, path: nil, catalog: catalog, overrides: overrides)
+                embeddedConfiguration, path: nil, catalog: catalog, overrides: overrides, daemonName: identity.name)
         } else {
             throw HiveError(.invalidConfiguration, "no configuration file given and none embedded")
         }

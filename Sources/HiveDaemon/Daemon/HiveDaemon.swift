@@ -21,7 +21,9 @@ import Synchronization
 ///
 /// A `main` of your own calls ``main(_:)`` before it starts any thread (it blocks the
 /// signals the daemon reads in the calling thread itself; a program that starts threads
-/// earlier calls ``DaemonSignals/blockInCallingThread()`` first thing in `main`).
+/// earlier calls ``DaemonSignals/blockInCallingThread()`` first thing in `main`). Such a
+/// `main` owns swift-log: the daemon logs through the process's handler and never
+/// bootstraps it.
 public final class HiveDaemon: Sendable {
     let options: DaemonOptions
     let inbox = DaemonInbox()
@@ -135,10 +137,12 @@ public final class HiveDaemon: Sendable {
         }
         let setup = HiveLogging.setUp(
             identity: options.identity, target: configuration.log.target, level: configuration.log.level,
-            environment: options.systemd, policy: options.logging)
-        let logger = setup.logger(label: options.identity.logLabel, identifier: options.identity.logLabel)
+            environment: options.systemd, mayBootstrap: options.mayBootstrapLogging)
+        let logger = setup.logger(label: options.identity.logLabel)
         if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
+        } else if configuration.log.target != .auto && setup == .external {
+            logger.notice("log.target \(configuration.log.target.rawValue) is not applied: the process's swift-log handler writes the daemon's lines")
         }
         // Before any module is built, so a module's swift-metrics objects get the backend.
         let metrics = HiveMetrics.shared

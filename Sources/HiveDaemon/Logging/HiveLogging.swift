@@ -6,28 +6,37 @@ import Logging
 import Synchronization
 
 /// Sets up swift-log for a daemon: the journal or stderr, at a level a reload can change,
-/// in cooperation with a process that bootstrapped swift-log itself.
+/// or the handler of a process that owns swift-log itself.
 ///
-/// ``setUp(identity:target:level:environment:policy:)`` decides once per process, before
-/// the daemon's first log line; the daemon then makes its loggers with the ``LogSetup``
-/// it returns.
+/// ``setUp(identity:target:level:environment:mayBootstrap:)`` decides once per process,
+/// before the daemon's first log line; the daemon then makes its loggers with the
+/// ``LogSetup`` it returns.
 public enum HiveLogging {
     /// The configuration names of the levels, lowest first:
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
     public static let levelNames = Logger.Level.allCases.map(\.rawValue)
 
     private static let sharedLevel = LogLevelStore(.info)
-    /// What the first call of ``setUp(identity:target:level:environment:policy:)`` chose.
+    /// What the first call of ``setUp(identity:target:level:environment:mayBootstrap:)`` chose.
     private static let chosen = Mutex<LogSetup?>(nil)
 
     /// Chooses where the daemon's logs go and sets the shared ``level``; never traps.
     ///
-    /// - `policy` ``DaemonLogging/bootstrap``: swift-log is bootstrapped with HiveDaemon's
-    ///   handlers (``LogSetup/installed(_:)``) unless the process bootstrapped it already
-    ///   (``LogSetup/external``).
-    /// - ``DaemonLogging/cooperate``: the process's handler if it bootstrapped one
-    ///   (``LogSetup/external``), else HiveDaemon's handlers for the daemon's loggers alone
-    ///   (``LogSetup/own(_:)``); `LoggingSystem.bootstrap` is never called.
+    /// swift-log allows one `LoggingSystem.bootstrap` per process (a second one traps) and
+    /// cannot be asked whether it happened, so who may call it is decided by who started
+    /// the process:
+    ///
+    /// - `mayBootstrap` true, when HiveDaemon's code is the process's entry point
+    ///   (``DaemonProgram``'s own `main`, which runs before any code of the program): swift-log
+    ///   is bootstrapped with HiveDaemon's handlers for `target` (``LogSetup/installed(_:)``),
+    ///   so every `Logger(label:)` of the process uses them. Should a handler other than
+    ///   swift-log's default `StreamLogHandler` be in place all the same (bootstrapped by a
+    ///   static initializer the catalog ran), it is kept (``LogSetup/external``).
+    /// - `mayBootstrap` false, when the program has a `main` of its own (one that calls
+    ///   ``DaemonCommand/main()`` or ``HiveDaemon/main(_:)``, or runs a `DaemonService`):
+    ///   the process owns swift-log and `LoggingSystem.bootstrap` is never called. The
+    ///   daemon's loggers use the process's handler, whatever it is (``LogSetup/external``):
+    ///   the one it bootstrapped, or swift-log's default if it bootstrapped none.
     ///
     /// The choice holds for the process: a later call (a second daemon, a restart in the
     /// same process) only sets the level and returns the first choice. When the target is
@@ -41,20 +50,21 @@ public enum HiveLogging {
     ///     (see ``LogTarget/resolved(in:descriptor:)``), else stderr.
     ///   - level: the lowest level written, until ``level`` is changed.
     ///   - environment: the variables captured at the top of `main`.
-    ///   - policy: who owns swift-log's bootstrap.
+    ///   - mayBootstrap: whether the daemon's code is the process's entry point (above).
     @discardableResult
     public static func setUp(
         identity: DaemonIdentity,
         target: LogTarget = .auto,
         level: Logger.Level = .info,
         environment: SystemdEnvironment,
-        policy: DaemonLogging
+        mayBootstrap: Bool
     ) -> LogSetup {
         sharedLevel.level = level
         return chosen.withLock { chosen in
             if let chosen { return chosen }
             let resolved = effective(target.resolved(in: environment), journalAvailable: JournalLogHandler.journalAvailable())
-            let setup = choose(policy: policy, processBootstrapped: processBootstrappedItsOwn(), target: resolved)
+            let setup = choose(
+                mayBootstrap: mayBootstrap, handlerInPlace: mayBootstrap && processBootstrappedItsOwn(), target: resolved)
             if case .installed(let target) = setup {
                 let identifier = identity.logLabel
                 LoggingSystem.bootstrap { _ in makeHandler(target: target, identifier: identifier) }
@@ -64,12 +74,11 @@ public enum HiveLogging {
         }
     }
 
-    /// What ``setUp(identity:target:level:environment:policy:)`` decides: the process's
-    /// own handler if it bootstrapped one, else HiveDaemon's handlers for `target`,
-    /// installed process-wide only under ``DaemonLogging/bootstrap``.
-    static func choose(policy: DaemonLogging, processBootstrapped: Bool, target: LogTarget) -> LogSetup {
-        if processBootstrapped { return .external }
-        return policy == .bootstrap ? .installed(target) : .own(target)
+    /// What ``setUp(identity:target:level:environment:mayBootstrap:)`` decides: HiveDaemon's
+    /// handlers for `target`, installed, only when it may bootstrap swift-log and finds no
+    /// handler of the process's own in place; else the process's handler.
+    static func choose(mayBootstrap: Bool, handlerInPlace: Bool, target: LogTarget) -> LogSetup {
+        mayBootstrap && !handlerInPlace ? .installed(target) : .external
     }
 
     /// Whether swift-log was bootstrapped with a handler other than its default (a
@@ -92,8 +101,8 @@ public enum HiveLogging {
 
     /// A handler for `target` that follows ``level``; `auto` is resolved first against
     /// `environment` (or, when nil, the live environment's `JOURNAL_STREAM`). What
-    /// ``setUp(identity:target:level:environment:policy:)`` installs; useful to build a
-    /// `Logger` without bootstrapping.
+    /// ``setUp(identity:target:level:environment:mayBootstrap:)`` installs; a program with
+    /// a `main` of its own can bootstrap swift-log with it to log as hived does.
     ///
     /// - Parameter identifier: the journal's `SYSLOG_IDENTIFIER` (the daemon's name).
     public static func makeHandler(

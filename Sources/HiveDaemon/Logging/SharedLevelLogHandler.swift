@@ -1,6 +1,6 @@
 import Logging
 
-/// A handler the process bootstrapped, made to follow ``HiveLogging/level`` (the
+/// The process's own handler (the one it bootstrapped, or swift-log's default), made to follow ``HiveLogging/level`` (the
 /// configuration's `log.level`) like HiveDaemon's own handlers, until a logger sets its
 /// own level. Everything else goes to the wrapped handler.
 struct SharedLevelLogHandler: LogHandler {

@@ -1,13 +1,14 @@
 @testable import HiveDaemon
 import HiveKit
 
-/// Parses `text` as a file named `test.yaml`, with the overrides of the daemon named
-/// `hived` (`HIVED_*`) that `environment` holds.
+/// Parses `text` as a file named `test.yaml` for the daemon named `hived`: its overrides
+/// (`HIVED_*`) that `environment` holds, and its name in messages.
 func parseConfiguration(
     _ text: String, catalog: ModuleCatalog? = nil, environment: [String: String] = [:]
 ) throws(HiveError) -> DaemonConfiguration {
-    let overrides = DaemonIdentity(name: "hived", version: "0").overrides(in: environment)
-    return try ConfigurationLoader.parse(text, path: "test.yaml", catalog: catalog, overrides: overrides)
+    let identity = DaemonIdentity(name: "hived", version: "0")
+    return try ConfigurationLoader.parse(
+        text, path: "test.yaml", catalog: catalog, overrides: identity.overrides(in: environment), daemonName: identity.name)
 }
 
 /// The error parsing `text` throws, or `nil` when it parses.

@@ -53,27 +53,30 @@ extension ProcessEnvironmentSuite {
 }
 
 @Suite struct LoggingCooperationTests {
-    @Test func aProcessThatBootstrappedSwiftLogKeepsItsHandler() {
-        for policy in [DaemonLogging.bootstrap, .cooperate] {
-            #expect(HiveLogging.choose(policy: policy, processBootstrapped: true, target: .journal) == .external)
+    @Test func onlyTheEntryPointInstallsHiveDaemonsHandlers() {
+        #expect(HiveLogging.choose(mayBootstrap: true, handlerInPlace: false, target: .journal) == .installed(.journal))
+        #expect(HiveLogging.choose(mayBootstrap: true, handlerInPlace: false, target: .stderr) == .installed(.stderr))
+    }
+
+    @Test func aMainOfTheProgramsOwnKeepsTheProcesssHandlerWhateverItIs() {
+        // Bootstrapped or not, a handler of the process's own or swift-log's StreamLogHandler:
+        // the process owns swift-log, and a second bootstrap would trap.
+        for inPlace in [false, true] {
+            #expect(HiveLogging.choose(mayBootstrap: false, handlerInPlace: inPlace, target: .journal) == .external)
         }
     }
 
-    @Test func otherwiseHiveDaemonsHandlersAreUsedAndInstalledOnlyWhenItOwnsTheProcess() {
-        #expect(HiveLogging.choose(policy: .bootstrap, processBootstrapped: false, target: .journal) == .installed(.journal))
-        #expect(HiveLogging.choose(policy: .cooperate, processBootstrapped: false, target: .stderr) == .own(.stderr))
+    @Test func aHandlerFoundInPlaceAtTheEntryPointIsKept() {
+        #expect(HiveLogging.choose(mayBootstrap: true, handlerInPlace: true, target: .journal) == .external)
     }
 
     @Test func thisTestProcessHasNotBootstrappedSwiftLog() {
         #expect(!HiveLogging.processBootstrappedItsOwn())
     }
 
-    @Test func ownLoggersUseHiveDaemonsHandlersWithoutTheBootstrap() {
-        let logger = LogSetup.own(.journal).logger(label: "mydaemon", identifier: "mydaemon")
-        let handler = logger.handler as? JournalLogHandler
-        #expect(handler?.identifier == "mydaemon")
-        #expect(LogSetup.own(.stderr).logger(label: "mydaemon", identifier: "mydaemon").handler is StderrLogHandler)
-        #expect(LogSetup.own(.journal).target == .journal && LogSetup.external.target == nil)
+    @Test func theSetupSaysWhereLinesGoAndWrapsTheProcesssHandler() {
+        #expect(LogSetup.installed(.journal).target == .journal && LogSetup.external.target == nil)
+        #expect(LogSetup.external.logger(label: "mydaemon").handler is SharedLevelLogHandler)
     }
 }
 
@@ -83,7 +86,7 @@ extension ProcessEnvironmentSuite {
             let saved = HiveLogging.level
             defer { HiveLogging.level = saved }
             HiveLogging.level = .warning
-            var logger = LogSetup.external.logger(label: "mydaemon", identifier: "mydaemon")
+            var logger = LogSetup.external.logger(label: "mydaemon")
             #expect(logger.handler is SharedLevelLogHandler)
             #expect(logger.logLevel == .warning)
             HiveLogging.level = .debug  // a reload

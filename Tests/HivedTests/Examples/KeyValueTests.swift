@@ -124,4 +124,25 @@ struct KeyValueTests {
         #expect(security.status == 0, "\(security.stdout)")
         #expect(security.stdout.contains("Overall exposure level for kvd.service: 1."), "\(security.stdout)")
     }
+
+    /// The directives of `unit` that sandbox the service, as `Key=Value` lines.
+    static func sandboxing(_ unit: URL) throws -> Set<String> {
+        let prefixes = [
+            "Protect", "Private", "Restrict", "ProcSubset", "NoNewPrivileges", "CapabilityBoundingSet",
+            "AmbientCapabilities", "LockPersonality", "MemoryDenyWriteExecute", "RemoveIPC", "SystemCall", "UMask",
+        ]
+        return Set(try String(contentsOf: unit, encoding: .utf8).split(separator: "\n").map(String.init).filter { line in
+            prefixes.contains { line.hasPrefix($0) }
+        })
+    }
+
+    /// hived's unit leaves `ProcSubset=pid` out so that the daemon can read
+    /// `/proc/pressure/memory` (memory pressure under systemd 252); kvd runs the same daemon
+    /// layer and needs the same.
+    @Test func theUnitIsSandboxedExactlyAsHivedsIs() throws {
+        let hived = try Self.sandboxing(ExampleBinary.root.appendingPathComponent("packaging/hived.service"))
+        let kvd = try Self.sandboxing(Self.unit)
+        #expect(!hived.isEmpty)
+        #expect(kvd == hived, "only in kvd's: \(kvd.subtracting(hived)); only in hived's: \(hived.subtracting(kvd))")
+    }
 }

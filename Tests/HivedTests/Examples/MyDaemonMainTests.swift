@@ -41,4 +41,12 @@ struct MyDaemonMainTests {
         #expect(daemon.stderr.contains("APP mydaemon info: store closed event=teardown module=store"), "\(daemon.stderr)")
         #expect(daemon.notify?.stateMessages.contains { $0.hasPrefix("STOPPING=1") } == true)
     }
+
+    @Test func withoutAFileItReadsTheIdentitysDefaultPath() async throws {
+        let result = try await ExampleCommand.run(Self.executable, [])
+        #expect(result.status == 78)
+        #expect(result.stderr.hasPrefix(
+            "mydaemon: /etc/mydaemon/mydaemon.yaml: cannot read configuration file: No such file or directory"),
+            "\(result.stderr)")
+    }
 }

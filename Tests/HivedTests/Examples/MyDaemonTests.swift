@@ -45,6 +45,16 @@ struct MyDaemonTests {
         #expect(failure.stderr.hasPrefix("\(bad):2: module 'store': unknown setting 'greting'"), "\(failure.stderr)")
     }
 
+    @Test func aSignalItDoesNotReadIsRefusedInItsOwnName() async throws {
+        let directory = try TestDirectory()
+        let file = try directory.write("signals.yaml", "signals: {32: \"custom:x\"}\nmodules: []\n")
+        let result = try await ExampleCommand.run(Self.executable, ["check-config", file])
+        #expect(result.status == 78)
+        #expect(result.stderr.hasPrefix(
+            "\(file):1: signals.32: signal 32 is not read by mydaemon (it is left to the kernel or the C library)"),
+            "\(result.stderr)")
+    }
+
     @Test func overridesAreNamedAfterTheDaemon() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("my.yaml", Self.configuration)

@@ -14,6 +14,10 @@ import Glibc
 /// ServiceGroup, beside a service of the application's own, with the application's own
 /// logging. The group owns SIGTERM and SIGINT; the daemon owns SIGHUP, SIGTSTP, SIGCONT
 /// and its mapped signals.
+///
+/// The module type `ticker` runs a ``Ticker`` from `ready`, with its settings `ticks` (it
+/// ends on its own after that many, which fails the daemon: exit 69) and `drain` (how
+/// long it takes to stop).
 @main
 enum MyDaemonInAGroup {
     static func main() async {
@@ -23,7 +27,12 @@ enum MyDaemonInAGroup {
         var modules = ModuleCatalog()
         modules.register("store") { descriptor in try StoreModule(settings: descriptor.settings) }
         modules.register("report") { _ in ReportModule() }
-        modules.register("ticker") { _ in ServiceModule(Ticker(name: "module-ticker"), startsAt: .ready) }
+        modules.register("ticker") { descriptor in
+            let settings = descriptor.settings
+            try settings.requireKeys(in: ["ticks", "drain"])
+            let ticker = Ticker(name: "module-ticker", ticks: try settings.int("ticks"), drain: try settings.duration("drain") ?? .zero)
+            return ServiceModule(ticker, startsAt: .ready)
+        }
 
         let daemon = DaemonService(DaemonOptions(
             identity: DaemonIdentity(name: "mydaemon", version: "1.2.0"),
