@@ -9,7 +9,7 @@ enum DaemonInterface {
 
     /// The description of `io.hivekit.Daemon`; the README quotes it.
     static let description = """
-        # The control interface of a daemon built on HiveKit (hived): its modules and
+        # The control interface of a daemon built on HiveKit (hived or your own): its modules and
         # their state, the time profiler, custom events, reloads, the log level, what
         # modules offer each other, a stream of events, and metrics.
         interface io.hivekit.Daemon
