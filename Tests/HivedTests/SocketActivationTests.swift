@@ -72,7 +72,10 @@ import Testing
         let hived = try SpawnedHived(
             ["run", "--config", config], in: directory, passing: [("web", web)], listenPID: .other(1))
         #expect(try await hived.exitStatus() == 70)
-        #expect(hived.stderr.contains("module 'echo': no socket named 'web' was passed (none was passed)"), "\(hived.stderr)")
+        #expect(hived.stderr.contains(
+            "start failed, rolling back: module 'echo' (setup): no socket named 'web' was passed (none was passed)"),
+            "\(hived.stderr)")
+        #expect(!hived.stderr.contains("module 'echo': no socket"), "the module is named once: \(hived.stderr)")
     }
 
     @Test("the listener and an open connection go to the store; the next hived goes on echoing on them")
