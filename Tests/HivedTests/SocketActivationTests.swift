@@ -72,7 +72,37 @@ import Testing
         let hived = try SpawnedHived(
             ["run", "--config", config], in: directory, passing: [("web", web)], listenPID: .other(1))
         #expect(try await hived.exitStatus() == 70)
-        #expect(hived.stderr.contains("module 'echo': no socket named 'web' was passed (none was passed)"), "\(hived.stderr)")
+        #expect(hived.stderr.contains(
+            "start failed, rolling back: module 'echo' (setup): no socket named 'web' was passed (none was passed)"),
+            "\(hived.stderr)")
+        #expect(!hived.stderr.contains("module 'echo': no socket"), "the module is named once: \(hived.stderr)")
+    }
+
+    @Test("malformed LISTEN_* variables for this process: no descriptor is used, and each is closed and named")
+    func malformedVariablesCloseThePassedDescriptors() async throws {
+        let directory = try TestDirectory()
+        let web = try LineSocket.listen(at: directory.file("web.sock"))
+        let extra = try LineSocket.listen(at: directory.file("extra.sock"))
+        defer { close(web); close(extra) }
+        let events = directory.file("events")
+        let config = try directory.write("hived.yaml", """
+            environment: testing
+            modules:
+              - {name: probe, type: probe, settings: {path: \(events)}}
+            """)
+        // Two descriptors, one name: sd_listen_fds_with_names refuses (EINVAL).
+        let hived = try SpawnedHived(
+            ["run", "--config", config], in: directory, passing: [("web", web), ("extra", extra)],
+            environment: ["LISTEN_FDNAMES": "web"])
+        _ = try await ProbeFile.waitFor(events, "ready") { $0.event == "ready" }
+        #expect(hived.stderr.contains(
+            "error cannot read the passed sockets (LISTEN_FDS=2, LISTEN_FDNAMES=web): sd_listen_fds_with_names: "),
+            "\(hived.stderr)")
+        #expect(hived.stderr.contains("; none is used; closed fd 3, fd 4\n"), "\(hived.stderr)")
+        #expect(!hived.holdsSocket(inode: LineSocket.inode(of: web)), "hived closed its copy of fd 3")
+        #expect(!hived.holdsSocket(inode: LineSocket.inode(of: extra)), "hived closed its copy of fd 4")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
     }
 
     @Test("the listener and an open connection go to the store; the next hived goes on echoing on them")

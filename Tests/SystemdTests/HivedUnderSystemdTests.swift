@@ -43,6 +43,10 @@ struct HivedUnderSystemdTests {
         let container = hived.container
         let conffiles = try await container.check(["dpkg-query", "-W", "-f=${Conffiles}", "hived"]).stdout
         #expect(conffiles.contains("/etc/hived/hived.yaml"))
+        // logind grants the hived user its delay lock for sleep only through polkit.
+        let recommends = try await container.check(["dpkg-query", "-W", "-f=${Recommends}", "hived"]).stdout
+        #expect(recommends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains("polkitd"),
+                "Recommends: \(recommends)")
         let user = try await container.exec(["id", "-u", "hived"])
         #expect(user.status == 0 && user.output != "0", "the hived system user: \(user)")
         let ldd = try await container.check(["ldd", "/usr/bin/hived"]).stdout

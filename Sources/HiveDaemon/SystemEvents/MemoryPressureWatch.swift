@@ -36,7 +36,8 @@ final class MemoryPressureWatch: Sendable {
     /// Opens the first candidate of `plan` that can be armed and starts watching it;
     /// returns `nil` when memory pressure is not watched. Logs one line either way: what
     /// is watched (info), or why nothing is (info; a warning when `MEMORY_PRESSURE_WATCH`
-    /// names something unusable).
+    /// names something unusable). What is watched is logged before the watch's thread
+    /// starts, so the thread's own lines come after it.
     static func start(
         _ plan: MemoryPressureSource.Plan, interval: Duration, logger: Logger, notice: @escaping Notice
     ) -> MemoryPressureWatch? {
@@ -62,11 +63,13 @@ final class MemoryPressureWatch: Sendable {
                 let skipped = failures.isEmpty ? "" : " (\(failures.joined(separator: "; ")))"
                 let how = source.kind == .psi && !fromSystemd
                     ? " with trigger '\(String(decoding: source.trigger.dropLast(), as: UTF8.self))'" : ""
+                // Logged before the thread starts, so that its own lines ("no longer
+                // watched") can only come after this one.
+                logger.info("watching memory pressure: \(source.path)\(how)\(skipped)")
                 guard DaemonThread.start(name: "hive-pressure", { watch.run(notice) }) else {
-                    logger.info("memory pressure not watched: no thread to watch \(source.path)")
+                    logger.warning("memory pressure no longer watched: no thread to watch \(source.path)")
                     return nil
                 }
-                logger.info("watching memory pressure: \(source.path)\(how)\(skipped)")
                 return watch
             }
         }

@@ -3,6 +3,10 @@ import HiveKit
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// systemd's file descriptor store for this service, as a HiveKit ``DescriptorStore``:
 /// `FDSTORE=1` with `FDNAME=` to store (through `sd_pid_notify_with_fds`), and
 /// `FDSTOREREMOVE=1` to remove, both queued on the notifier like every notification, so
@@ -54,11 +58,14 @@ public final class SystemdDescriptorStore: DescriptorStore {
 
     /// Queues a duplicate of `descriptor` for the store under `name` (the notifier's writer
     /// thread sends it, in order with every other notification); the caller keeps its own.
-    /// Never blocks.
+    /// A regular file (or memfd) goes with `FDPOLL=0`, as systemd cannot poll it. Never
+    /// blocks.
     ///
     /// - Throws: ``SystemdError`` when the descriptor cannot be duplicated.
     public func store(_ descriptor: Int32, name: String) throws {
-        try notifier.send(.storeDescriptors(name: name), descriptors: [descriptor])
+        var info = stat()
+        let isFile = fstat(descriptor, &info) == 0 && [S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT)
+        try notifier.send(.storeDescriptors(name: name, poll: !isFile), descriptors: [descriptor])
     }
 
     /// Removes every descriptor stored under `name`.

@@ -43,6 +43,9 @@ public struct SystemdEnvironment: Sendable, Hashable {
     public var passedDescriptors: [PassedDescriptor]
     /// Why the passed descriptors could not be read (malformed `LISTEN_*` variables), if so.
     public var passedDescriptorsError: SystemdError?
+    /// The descriptors meant for this process that could not be read, when
+    /// ``passedDescriptorsError`` is set: to be closed (``closeUnreadDescriptors()``).
+    public var unreadDescriptors: [UnreadDescriptor]
     /// `JOURNAL_STREAM`, unparsed: `DEV:INODE` of the stream connected to journald.
     public var journalStreamVariable: String?
     /// `MEMORY_PRESSURE_WATCH`: the file or socket to watch for memory pressure (systemd
@@ -65,6 +68,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
         fileDescriptorStoreMaximum: String? = nil,
         passedDescriptors: [PassedDescriptor] = [],
         passedDescriptorsError: SystemdError? = nil,
+        unreadDescriptors: [UnreadDescriptor] = [],
         journalStream: String? = nil,
         memoryPressureWatch: String? = nil,
         memoryPressureWrite: String? = nil,
@@ -79,6 +83,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
         self.fileDescriptorStoreMaximum = fileDescriptorStoreMaximum
         self.passedDescriptors = passedDescriptors
         self.passedDescriptorsError = passedDescriptorsError
+        self.unreadDescriptors = unreadDescriptors
         self.journalStreamVariable = journalStream
         self.memoryPressureWatch = memoryPressureWatch
         self.memoryPressureWrite = memoryPressureWrite
@@ -87,7 +92,9 @@ public struct SystemdEnvironment: Sendable, Hashable {
 
     /// Reads the variables from the process environment now (`getenv`), and the passed
     /// descriptors with `sd_listen_fds_with_names(0, …)`, which also marks them close-on-exec
-    /// so no child inherits them. Nothing is unset.
+    /// so no child inherits them. Nothing is unset, and nothing is closed: when the
+    /// variables are malformed, the descriptors they meant for this process are only noted
+    /// (``unreadDescriptors``).
     ///
     /// Call it once, at the top of `main`, before any thread is started.
     public static func capture() -> SystemdEnvironment {
@@ -96,10 +103,12 @@ public struct SystemdEnvironment: Sendable, Hashable {
         }
         var passed: [PassedDescriptor] = []
         var passedError: SystemdError?
+        var unread: [UnreadDescriptor] = []
         do {
             passed = try SystemdCalls.listenFDsWithNames()
         } catch {
             passedError = error
+            unread = unreadDescriptors(listenFDs: variable("LISTEN_FDS"), listenPID: variable("LISTEN_PID"))
         }
         return SystemdEnvironment(
             notifySocket: variable("NOTIFY_SOCKET"),
@@ -111,6 +120,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
             fileDescriptorStoreMaximum: variable("FDSTORE"),
             passedDescriptors: passed,
             passedDescriptorsError: passedError,
+            unreadDescriptors: unread,
             journalStream: variable("JOURNAL_STREAM"),
             memoryPressureWatch: variable("MEMORY_PRESSURE_WATCH"),
             memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"),

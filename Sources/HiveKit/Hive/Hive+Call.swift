@@ -78,11 +78,18 @@ extension Hive {
     }
 
     /// Logs a hook's throw (`[store] init: failed: cause`) and returns it as a ``HiveError``
-    /// naming module, event and cause.
+    /// naming module, event and cause. A ``HiveError`` the hook passed on that names this
+    /// module already (`context.sockets.take`'s) gives its message only, so the module is
+    /// named once.
     private func failed(_ entry: ModuleEntry, _ event: HiveEvent, hook kind: EventKind, _ error: any Error) -> HiveError {
         let what = if case .custom(let name, _) = event { "'\(name)' failed" } else { "failed" }
-        entry.logger.error("\(what): \(error)", metadata: ["event": .stringConvertible(kind)])
-        let message = kind == .validateReload ? "validateReload refused the new settings: \(error)" : "\(error)"
+        let cause = if let own = error as? HiveError, own.module == entry.name, own.event == nil, own.location == nil {
+            own.message
+        } else {
+            "\(error)"
+        }
+        entry.logger.error("\(what): \(cause)", metadata: ["event": .stringConvertible(kind)])
+        let message = kind == .validateReload ? "validateReload refused the new settings: \(cause)" : cause
         return HiveError(.handlerFailed, module: entry.name, event: event, message, underlying: error)
     }
 }

@@ -28,15 +28,70 @@ extension ProcessEnvironmentSuite {
             await #expect(throws: (any Error).self) { try await garbage.capacity() }
         }
 
-        @Test func withoutFdstoreSystemdIsAskedAndAnyAnswerButASizeIsAnError() async throws {
-            // Not a service of a systemd with a bus here (or one without a store): either
-            // way the error names FileDescriptorStoreMax=, never a silent yes.
-            let store = makeStore(notifySocket: "/run/systemd/notify", fdstore: nil)
+        /// What a store's ``SystemdDescriptorStore/capacity()`` answered.
+        enum StoreAnswer: Equatable {
+            case size(Int)
+            case error(String)
+
+            var error: String? { if case .error(let text) = self { text } else { nil } }
+        }
+
+        /// The answer of a store with `NOTIFY_SOCKET` and no `FDSTORE` (systemd 252), which asks
+        /// the service manager on `bus` (as both the system and the user bus).
+        private func answer(on bus: String) async -> StoreAnswer {
+            let names = ["DBUS_SYSTEM_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"]
+            let saved = names.map { getenv($0).map { String(cString: $0) } }
+            for name in names { setenv(name, bus, 1) }
+            defer {
+                for (name, value) in zip(names, saved) {
+                    if let value { setenv(name, value, 1) } else { unsetenv(name) }
+                }
+            }
             do {
-                let size = try await store.capacity()
-                Issue.record("this test process has a descriptor store of \(size)?")
+                return .size(try await makeStore(notifySocket: "/run/systemd/notify", fdstore: nil).capacity())
             } catch {
-                #expect("\(error)".contains("FileDescriptorStoreMax="), "\(error)")
+                return .error("\(error)")
+            }
+        }
+
+        /// Whether this test process runs in a unit of a user's service manager, which the
+        /// store asks on the user bus (`sd_pid_get_user_unit`: a cgroup below `user@UID.service`).
+        private var inUserUnit: Bool {
+            ((try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? "").contains("/user@")
+        }
+
+        @Test func withoutFdstoreSystemdIsAskedAndAnyAnswerButASizeIsAnError() async throws {
+            let asking = "cannot ask systemd for this unit's FileDescriptorStoreMax="
+            // No bus to ask.
+            let none = try await FakeServiceManagerBus()
+            let open = inUserUnit ? "sd_bus_open_user" : "sd_bus_open_system"
+            #expect(await answer(on: "unix:path=\(none.directory)/no-bus")
+                == .error("\(asking) (\(open): No such file or directory (errno 2))"))
+            // A bus without systemd on it.
+            let first = inUserUnit ? "sd_bus_get_property_string(Id)" : "sd_bus_call(GetUnitByPID)"
+            let noManager = await answer(on: none.address)
+            #expect(noManager.error?.hasPrefix("\(asking) (\(first): ") == true, "\(noManager)")
+            // systemd says the unit has no store.
+            let zero = try await FakeServiceManagerBus(fileDescriptorStoreMax: 0)
+            #expect(await answer(on: zero.address) == .error(
+                "fake.service has no FileDescriptorStoreMax= (it is 0); set it in the unit, e.g. with systemctl edit fake.service"))
+            // systemd says how large it is: the only answer that is not an error.
+            let eight = try await FakeServiceManagerBus(fileDescriptorStoreMax: 8)
+            #expect(await answer(on: eight.address) == .size(8))
+        }
+
+        @Test func aRegularFileIsStoredWithoutPolling() throws {
+            let socket = try NotifySocket()
+            var template = Array("/tmp/hived-store-XXXXXX".utf8CString)
+            let file = mkstemp(&template)
+            #expect(file >= 0)
+            unlink(template)
+            defer { close(file) }
+            try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socket.path]) {
+                try makeStore(notifySocket: socket.path, fdstore: "4").store(file, name: "echo/unfinished.1")
+                let received = try #require(socket.receiveWithDescriptors())
+                #expect(received.text == "FDSTORE=1\nFDNAME=echo/unfinished.1\nFDPOLL=0")
+                received.descriptors.forEach { close($0) }
             }
         }
 
@@ -113,3 +168,4 @@ extension ProcessEnvironmentSuite {
         }
     }
 }
+

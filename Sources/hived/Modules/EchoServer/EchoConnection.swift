@@ -33,12 +33,18 @@ final class EchoConnection: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var pendingStart = 0
 
-    /// A connection on `descriptor` (non-blocking), served on `queue` once ``start()`` runs.
-    init(descriptor: Int32, name: String, queue: DispatchQueue, ended: @escaping (EchoConnection) -> Void) {
+    /// A connection on `descriptor` (non-blocking), served on `queue` once ``start()`` runs;
+    /// `unfinished` is what the previous process left of it (its output goes out first).
+    init(
+        descriptor: Int32, name: String, queue: DispatchQueue, unfinished: UnfinishedBytes = UnfinishedBytes(),
+        ended: @escaping (EchoConnection) -> Void
+    ) {
         self.descriptor = descriptor
         self.name = name
         self.queue = queue
         self.ended = ended
+        self.pending = unfinished.output
+        self.input = unfinished.input
     }
 
     /// The name a connection on `descriptor` has in the store: `connection.` and the
@@ -57,15 +63,21 @@ final class EchoConnection: @unchecked Sendable {
         self.reader = reader
         liveSources += 1
         reader.activate()
+        if !pending.isEmpty { flush() }
     }
 
     /// Stops serving and closes this process's descriptor, without telling anyone: the
     /// server is shutting down (a copy in the descriptor store keeps the connection open).
-    /// Call on `queue`.
-    func shutDown() {
-        guard !isClosing else { return }
-        flush()
+    /// Reads nothing more (what the client sends next waits in the socket for the next
+    /// process), writes what the socket takes now without waiting, and returns what is
+    /// left: output not written, and input after the last complete line. Call on `queue`.
+    func shutDown() -> UnfinishedBytes {
+        guard !isClosing else { return UnfinishedBytes() }
+        isClosing = true
+        let isAlive = flush()
+        let unfinished = isAlive ? UnfinishedBytes(output: Array(pending[pendingStart...]), input: input) : UnfinishedBytes()
         closeSources()
+        return unfinished
     }
 
     private func readAvailable() {
@@ -97,7 +109,9 @@ final class EchoConnection: @unchecked Sendable {
     }
 
     /// Writes what it can of the output; waits for writability (a write source) for the rest.
-    private func flush() {
+    /// Returns false when the connection failed (and was finished).
+    @discardableResult
+    private func flush() -> Bool {
         while pendingStart < pending.count {
             let sent = pending.withUnsafeBytes { bytes in
                 send(descriptor, bytes.baseAddress! + pendingStart, bytes.count - pendingStart,
@@ -111,7 +125,7 @@ final class EchoConnection: @unchecked Sendable {
                 break
             } else {
                 finish()
-                return
+                return false
             }
         }
         if pendingStart == pending.count {
@@ -119,9 +133,10 @@ final class EchoConnection: @unchecked Sendable {
             pendingStart = 0
         }
         let waiting = pending.count - pendingStart
-        guard !isClosing else { return }
+        guard !isClosing else { return true }
         setWriter(running: waiting > 0)
         setReading(paused: waiting > Self.maximumPending)
+        return true
     }
 
     private func setWriter(running: Bool) {

@@ -76,10 +76,10 @@ final class EchoServer: @unchecked Sendable {
     }
 
     /// Serves a connection this module stored before the process restarted (it stays
-    /// stored).
-    func resume(_ descriptor: Int32, name: String) async {
+    /// stored), first writing out and taking up what the last process left `unfinished`.
+    func resume(_ descriptor: Int32, name: String, unfinished: UnfinishedBytes) async {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        await onQueue { [self] in serve(descriptor, name: name) }
+        await onQueue { [self] in serve(descriptor, name: name, unfinished: unfinished) }
     }
 
     /// Stops accepting (the listener is closed here; a copy in the store or the socket
@@ -93,17 +93,39 @@ final class EchoServer: @unchecked Sendable {
     }
 
     /// Stops serving: closes every connection's descriptor in this process, leaving the
-    /// store alone (a restart finds them there).
+    /// store alone (a restart finds them there). What a connection had not finished (output
+    /// the client has not taken, the start of a line) goes to the store beside it, so the
+    /// next process goes on where this one stopped; nothing here waits on a client.
     func shutDown() async {
         await stopAccepting()
-        await onQueue { [self] in
-            for connection in connections.values { connection.shutDown() }
-            connections.removeAll()
+        let left = await onQueue { [self] in
+            defer { connections.removeAll() }
+            return connections.values.map { ($0.name, $0.shutDown()) }.filter { !$0.1.isEmpty }
+        }
+        guard let sockets else { return }
+        for (name, unfinished) in left {
+            await carry(unfinished, of: name, in: sockets)
         }
     }
 
-    private func serve(_ descriptor: Int32, name: String) {
-        let connection = EchoConnection(descriptor: descriptor, name: name, queue: queue) { [self] ended in
+    /// Stores `unfinished`, what the connection stored as `name` had not finished.
+    private func carry(_ unfinished: UnfinishedBytes, of name: String, in sockets: ModuleSockets) async {
+        let size = "\(unfinished.output.count) bytes to write, \(unfinished.input.count) of a line"
+        do {
+            let file = try unfinished.file()
+            defer { close(file) }
+            try await sockets.store(file, as: UnfinishedBytes.storeName(forConnection: name))
+            logger.debug("carried to the next process: \(size)", metadata: ["connection": "\(name)"])
+        } catch {
+            let why = (error as? HiveError)?.message ?? "\(error)"
+            logger.warning("lost at this stop: \(size) (\(why))", metadata: ["connection": "\(name)"])
+        }
+    }
+
+    private func serve(_ descriptor: Int32, name: String, unfinished: UnfinishedBytes = UnfinishedBytes()) {
+        let connection = EchoConnection(
+            descriptor: descriptor, name: name, queue: queue, unfinished: unfinished
+        ) { [self] ended in
             connections[ObjectIdentifier(ended)] = nil
             sockets?.removeStored(ended.name)
             logger.debug("client left", metadata: ["connection": "\(ended.name)"])
@@ -159,12 +181,9 @@ final class EchoServer: @unchecked Sendable {
         listener = nil
     }
 
-    private func onQueue(_ body: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async {
-                body()
-                done.resume()
-            }
+    private func onQueue<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { (done: CheckedContinuation<Value, Never>) in
+            queue.async { done.resume(returning: body()) }
         }
     }
 }

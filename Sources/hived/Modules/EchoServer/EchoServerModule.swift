@@ -112,10 +112,18 @@ final class EchoServerModule: Module {
         let server = EchoServer(module: context.moduleName, logger: logger, sockets: store)
         var resumed = 0
         for name in sockets.restoredNames where name.hasPrefix("connection.") {
+            var unfinished = Self.takeUnfinished(of: name, from: sockets)
             while let connection = sockets.takeRestored(name) {
-                await server.resume(connection, name: name)
+                await server.resume(connection, name: name, unfinished: unfinished)
+                unfinished = UnfinishedBytes()
                 resumed += 1
             }
+        }
+        // Bytes of a client that left while no process served it: nobody to write them to.
+        for name in sockets.restoredNames {
+            guard let connection = UnfinishedBytes.connectionName(for: name) else { continue }
+            let dropped = Self.takeUnfinished(of: connection, from: sockets)
+            logger.debug("dropped \(dropped.output.count + dropped.input.count) unfinished bytes of \(connection): the client left")
         }
         await server.listen(on: descriptor)
         let bound = ListenAddress(boundTo: descriptor).map(\.description) ?? "\(listener.map(\.description) ?? "?")"
@@ -172,6 +180,22 @@ final class EchoServerModule: Module {
     /// stored, which closes the listener for good).
     func unmount(_ context: ModuleContext) async throws {
         if case .listen(.unix(let path))? = state.withLock({ $0.listener }) { unlink(path) }
+    }
+
+    /// What the last process had not finished on the connection stored as `connection`
+    /// (empty if nothing): taken from the store and removed from it.
+    private static func takeUnfinished(of connection: String, from sockets: ModuleSockets) -> UnfinishedBytes {
+        let name = UnfinishedBytes.storeName(forConnection: connection)
+        var unfinished = UnfinishedBytes()
+        while let file = sockets.takeRestored(name) {
+            if let bytes = UnfinishedBytes(reading: file) {
+                unfinished.output += bytes.output
+                unfinished.input += bytes.input
+            }
+            close(file)
+        }
+        sockets.removeStored(name)
+        return unfinished
     }
 
     /// The listener for `address`: the one stored before a restart if it still listens
