@@ -98,7 +98,7 @@ struct ConfigNode {
     /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
     var found: String {
         switch node.content {
-        case .scalar(let text, _): isNull ? "nothing" : "'\(text.abbreviated())'"
+        case .scalar(let text, _): isNull ? "nothing" : "\(quoted: text)"
         case .mapping: "a map"
         case .sequence: "a list"
         }

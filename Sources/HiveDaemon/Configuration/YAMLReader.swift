@@ -85,7 +85,7 @@ private struct Composer {
             }
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
-            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias '\(name.abbreviated())'") }
+            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias \(quoted: name)") }
             expanded += node.size
             expandedBytes += node.bytes
             guard expanded <= YAMLReader.maximumExpansion else {
@@ -151,7 +151,7 @@ private struct Composer {
             let key = frame.children[index]
             if case .scalar(let name, _) = key.content {
                 if let first = firstLine[name] {
-                    throw error(line: key.line, "duplicate key '\(name.abbreviated())' in the same map (first at line \(first))")
+                    throw error(line: key.line, "duplicate key \(quoted: name) in the same map (first at line \(first))")
                 }
                 firstLine[name] = key.line
             }
@@ -173,7 +173,7 @@ private struct Composer {
 
     private func unsupported(_ tag: String, line: Int) -> HiveError {
         let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : tag
-        return error(line: line, "invalid YAML: unsupported tag '\(shown.abbreviated())'")
+        return error(line: line, "invalid YAML: unsupported tag \(quoted: shown)")
     }
 
     /// libyaml's error, at the line it names.
