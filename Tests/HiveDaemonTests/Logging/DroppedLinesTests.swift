@@ -7,7 +7,8 @@ import Testing
 @Suite struct DroppedLinesTests {
     @Test func countsHaveThousandsSeparators() {
         let cases = [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (20_429, "20,429"), (1_234_567, "1,234,567")]
-        for (count, text) in cases { #expect(DroppedLines.grouped(count) == text) }
+        for (count, text) in cases { #expect(count.grouped == text) }
+        #expect((-1_234).grouped == "-1,234")
         #expect(DroppedLines.message(1, reason: "r") == "1 log line dropped (r)")
         #expect(DroppedLines.message(1_234, reason: "r") == "1,234 log lines dropped (r)")
     }
