@@ -185,7 +185,6 @@ struct ConfigNode {
 
     /// The entries of a map with any scalar keys; a null counts as an empty map.
     func entries(of what: String) throws(HiveError) -> [ConfigEntry] {
-        if isNull { return [] }
         let pairs = try pairs(of: what)
         var result: [ConfigEntry] = []
         result.reserveCapacity(pairs.count / 2)

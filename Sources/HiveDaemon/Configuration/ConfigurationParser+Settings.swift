@@ -3,8 +3,8 @@ extension ConfigurationParser {
     /// A module's free-form `settings:` map.
     ///
     /// Walked straight from the YAML nodes: a key path (``ConfigNode``) is made per list or
-    /// map below, not per value, so a hostile file of half a million values costs no more
-    /// than the values themselves.
+    /// map below, not per value, so a file of 100,000 settings costs little more than the
+    /// values themselves.
     func settingsMap(_ node: ConfigNode) throws(HiveError) -> [String: SettingValue] {
         let pairs = try node.pairs(of: "a map of settings")
         // Sized once: growing a map of 100,000 settings would hash them all again and again.

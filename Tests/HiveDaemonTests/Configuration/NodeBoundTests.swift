@@ -13,6 +13,7 @@ import Testing
     @Test func aDocumentOfTheBoundIsReadOneMoreIsRefused() throws {
         let bound = YAMLReader.maximumNodes
         #expect(bound == 250_000)
+        #expect(MemoryLayout<YAMLNode>.stride == 32, "as YAMLNode's documentation says")
         let read = try YAMLReader.read(Self.list(nodes: bound), file: "f.yaml")
         #expect(read?.size == bound)
         let error = #expect(throws: HiveError.self) { try YAMLReader.read(Self.list(nodes: bound + 1), file: "f.yaml") }
