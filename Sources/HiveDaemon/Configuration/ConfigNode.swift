@@ -98,7 +98,7 @@ struct ConfigNode {
     /// How the node reads in an error: `'high'`, `a map`, `a list`, `nothing`.
     var found: String {
         switch node.content {
-        case .scalar(let text, _): isNull ? "nothing" : "'\(text.abbreviated())'"
+        case .scalar(let text, _): isNull ? "nothing" : "\(quoted: text)"
         case .mapping: "a map"
         case .sequence: "a list"
         }
@@ -185,26 +185,39 @@ struct ConfigNode {
 
     /// The entries of a map with any scalar keys; a null counts as an empty map.
     func entries(of what: String) throws(HiveError) -> [ConfigEntry] {
-        if isNull { return [] }
-        guard case .mapping(let mapping) = node.content else {
-            throw error("expected \(what), got \(found)")
-        }
+        let pairs = try pairs(of: what)
         var result: [ConfigEntry] = []
-        result.reserveCapacity(mapping.count)
-        for (keyNode, valueNode) in mapping {
-            let bare = ConfigNode(node: keyNode, path: path, file: file)
-            guard case .scalar(let name, let type) = keyNode.content else {
-                throw bare.error("keys must be plain names, got \(bare.found)")
-            }
-            guard type != .merge else {
-                throw bare.error("merge keys (<<) are not supported; write the keys out")
-            }
+        result.reserveCapacity(pairs.count / 2)
+        for index in stride(from: 0, to: pairs.count - 1, by: 2) {
+            let name = try keyName(pairs[index])
             let link = PathLink(parent: path, step: .key(name))
-            let key = ConfigNode(node: keyNode, path: link, file: file)
-            let value = ConfigNode(node: valueNode, path: link, file: file)
+            let key = ConfigNode(node: pairs[index], path: link, file: file)
+            let value = ConfigNode(node: pairs[index + 1], path: link, file: file)
             result.append(ConfigEntry(name: name, key: key, value: value))
         }
         return result
+    }
+
+    /// The keys and values of a map, alternating; a null counts as an empty map. For a
+    /// walk that makes no ``ConfigEntry`` (settings): each key's name is ``keyName(_:)``.
+    func pairs(of what: String) throws(HiveError) -> [YAMLNode] {
+        if isNull { return [] }
+        guard case .mapping(let pairs) = node.content else {
+            throw error("expected \(what), got \(found)")
+        }
+        return pairs
+    }
+
+    /// The name of `key`, a key of this map.
+    ///
+    /// - Throws: for a key that is not a scalar, or is a merge key.
+    func keyName(_ key: YAMLNode) throws(HiveError) -> String {
+        guard case .scalar(let name, let type) = key.content, type != .merge else {
+            let bare = ConfigNode(node: key, path: path, file: file)
+            guard case .scalar = key.content else { throw bare.error("keys must be plain names, got \(bare.found)") }
+            throw bare.error("merge keys (<<) are not supported; write the keys out")
+        }
+        return name
     }
 }
 

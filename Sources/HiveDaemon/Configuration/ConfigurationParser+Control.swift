@@ -7,7 +7,7 @@ extension ConfigurationParser {
         if let enabled = map["enabled"] { control.isEnabled = try enabled.bool() }
         if let socket = map["socket"] {
             let path = try socket.text(expected: "a socket path")
-            guard path.hasPrefix("/") else { throw socket.error("the control socket needs an absolute path, not '\(path)'") }
+            guard path.hasPrefix("/") else { throw socket.error("the control socket needs an absolute path, not \(quoted: path)") }
             // sockaddr_un.sun_path holds 108 bytes with the terminating NUL.
             guard path.utf8.count < 108 else {
                 throw socket.error("the control socket's path is \(path.utf8.count) bytes long; at most 107 fit a Unix socket address")
@@ -17,7 +17,7 @@ extension ConfigurationParser {
         if let group = map["group"] {
             let name = try group.name()
             guard ControlAccess.groupID(named: name) != nil else {
-                throw group.error("no group named '\(name)' on this system")
+                throw group.error("no group named \(quoted: name) on this system")
             }
             control.group = name
         }

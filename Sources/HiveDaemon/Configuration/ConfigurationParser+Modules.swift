@@ -12,7 +12,7 @@ extension ConfigurationParser {
             let name = try nameNode.name()
             if let firstLine = firstLines[name] {
                 throw nameNode.error(
-                    "duplicate module name '\(name)' (first declared at line \(firstLine))",
+                    "duplicate module name \(quoted: name) (first declared at line \(firstLine))",
                     code: .duplicateModule, module: name)
             }
             firstLines[name] = nameNode.line
@@ -21,7 +21,7 @@ extension ConfigurationParser {
             if let catalog, !catalog.contains(type) {
                 let known = catalog.typeNames.isEmpty ? "none" : catalog.typeNames.joined(separator: ", ")
                 throw typeNode.error(
-                    "unknown module type '\(type)' (known: \(known))", code: .unknownModuleType, module: name)
+                    "unknown module type \(quoted: type) (known: \(known))", code: .unknownModuleType, module: name)
             }
             var descriptor = ModuleDescriptor(name: name)
             if let level = map["level"] { descriptor.level = try level.choice(ModuleLevel.allCases.map { ($0.description, $0) }) }

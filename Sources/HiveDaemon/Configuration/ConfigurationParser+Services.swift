@@ -5,7 +5,7 @@ extension ConfigurationParser {
     /// The `services:` list; each (service, name) pair may appear once.
     func services(_ node: ConfigNode) throws(HiveError) -> [ServiceSpec] {
         var specs: [ServiceSpec] = []
-        var firstLines: [String: Int] = [:]
+        var firstLines: [ServiceIdentity: Int] = [:]
         for item in try node.list(of: "services") {
             let map = try item.map(keys: Self.serviceKeys, of: "a service (a map with service and implementation)")
             let serviceNode = try map.required("service")
@@ -16,11 +16,12 @@ extension ConfigurationParser {
             let lifetime = try map["lifetime"].map { node throws(HiveError) in
                 try node.choice([(name: "singleton", value: ServiceLifetime.singleton), (name: "transient", value: .transient)])
             }
-            let identity = name.map { "\(service) named '\($0)'" } ?? service
+            let identity = ServiceIdentity(service: service, name: name)
             if let firstLine = firstLines[identity] {
                 let culprit = map["name"] ?? serviceNode
+                let named = name.map { " named \(quoted: $0)" } ?? ""
                 throw culprit.error(
-                    "service \(identity) is declared twice (first at line \(firstLine))",
+                    "service \(service.abbreviated())\(named) is declared twice (first at line \(firstLine))",
                     code: .duplicateRegistration)
             }
             firstLines[identity] = item.line
@@ -31,4 +32,10 @@ extension ConfigurationParser {
         }
         return specs
     }
+}
+
+/// A service and its name: what may be declared once.
+private struct ServiceIdentity: Hashable {
+    let service: String
+    let name: String?
 }

@@ -44,7 +44,7 @@ extension ConfigurationParser {
         } else {
             let text = try key.text(expected: "a signal name")
             guard let value = SignalName.number(for: text) else {
-                throw key.error("unknown signal '\(text.abbreviated())'; expected a name such as SIGUSR1 or SIGRTMIN+3, or a number")
+                throw key.error("unknown signal \(quoted: text); expected a name such as SIGUSR1 or SIGRTMIN+3, or a number")
             }
             number = value
         }

@@ -21,7 +21,7 @@ extension DaemonConfiguration {
             guard let (name, text) = overrides.value(suffix) else { return nil }
             guard let match = (choices + aliases).first(where: { $0.0 == text }) else {
                 let names = choices.map(\.0).joined(separator: ", ")
-                throw HiveError(.invalidConfiguration, "\(name): expected one of \(names); got '\(text.abbreviated())'")
+                throw HiveError(.invalidConfiguration, "\(name): expected one of \(names); got \(quoted: text)")
             }
             return match.1
         }
@@ -30,7 +30,7 @@ extension DaemonConfiguration {
             guard let duration = Duration(parsing: text), duration >= BudgetConfiguration.minimum else {
                 throw HiveError(
                     .invalidConfiguration,
-                    "\(name): expected a duration of at least 1ms such as 250ms, 5s or 2m; got '\(text.abbreviated())'")
+                    "\(name): expected a duration of at least 1ms such as 250ms, 5s or 2m; got \(quoted: text)")
             }
             return duration
         }

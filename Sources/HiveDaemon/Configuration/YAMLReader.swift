@@ -4,9 +4,10 @@ import CYAML
 /// Reads YAML text into a ``YAMLNode`` tree with libyaml, turning its errors into
 /// ``HiveError``s at `file:line`.
 ///
-/// One document only, of at most ``ConfigurationFile/maximumSize`` bytes. Aliases are
-/// resolved, and what they expand to is bounded in nodes and in bytes, so a "billion
-/// laughs" file is an error rather than a hang; so is the depth of nesting. A key that appears twice in one
+/// One document only, of at most ``ConfigurationFile/maximumSize`` bytes and
+/// ``maximumNodes`` nodes. Aliases are resolved, and what they expand to is bounded in
+/// nodes and in bytes, so a "billion laughs" file is an error rather than a hang; so is
+/// the depth of nesting. A key that appears twice in one
 /// map is an error at its second line. Tags other than the core schema's
 /// (`!!str`, `!!int`, `!!bool`, `!!float`, `!!null`, `!!seq`, `!!map`) are errors.
 enum YAMLReader {
@@ -16,6 +17,12 @@ enum YAMLReader {
     static let maximumExpansionBytes = 4 << 20
     /// The deepest nesting of lists and maps accepted.
     static let maximumDepth = 100
+    /// The most nodes (keys, values, lists and maps, aliases counted in full) a document
+    /// may hold. A configuration holds hundreds, a file of 30,000 modules 150,000; 1 MiB
+    /// of `[{a},{a},…]` would hold 800,000, each map costing a dictionary of settings:
+    /// refused once past the bound, such a file is checked in a fraction of a second and
+    /// of 100 MiB.
+    static let maximumNodes = 250_000
 
     /// The root node of `text`, or `nil` when it holds no document.
     static func read(_ text: String, file: String) throws(HiveError) -> YAMLNode? {
@@ -36,18 +43,25 @@ enum YAMLReader {
 }
 
 /// Builds nodes from libyaml's parser events.
+///
+/// The children of every open collection wait in one array, ``pending``; a collection's
+/// closing takes its own off the end, into an array of their exact size: one allocation
+/// per collection, none per node.
 private struct Composer {
     /// A sequence or map whose end event has not come yet.
     struct Frame {
         let isMapping: Bool
         let line: Int
         let anchor: String?
-        var children: [YAMLNode] = []
+        /// Where its children start in ``pending``.
+        let start: Int
     }
 
     let file: String
     let bytes: UnsafeBufferPointer<UInt8>
     var stack: [Frame] = []
+    /// The finished children of the open collections, innermost last.
+    var pending: [YAMLNode] = []
     var anchors: [String: YAMLNode] = [:]
     var root: YAMLNode?
     var documents = 0
@@ -55,6 +69,8 @@ private struct Composer {
     var expanded = 0
     /// Scalar bytes added through aliases so far.
     var expandedBytes = 0
+    /// Nodes so far, aliases counted in full.
+    var nodes = 0
 
     mutating func compose() throws(HiveError) -> YAMLNode? {
         guard !bytes.isEmpty else { return nil }
@@ -85,9 +101,10 @@ private struct Composer {
             }
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
-            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias '\(name.abbreviated())'") }
+            guard let node = anchors[name] else { throw error(line: line, "invalid YAML: found undefined alias \(quoted: name)") }
             expanded += node.size
             expandedBytes += node.bytes
+            try count(node.size, line: line)
             guard expanded <= YAMLReader.maximumExpansion else {
                 throw error(line: line, "invalid YAML: aliases expand to more than \(YAMLReader.maximumExpansion) nodes")
             }
@@ -97,6 +114,7 @@ private struct Composer {
             }
             add(node, anchor: nil)
         case YAML_SCALAR_EVENT:
+            try count(1, line: line)
             let scalar = event.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             let type: ScalarType
@@ -111,12 +129,14 @@ private struct Composer {
             let start = event.data.sequence_start
             try check(Self.string(start.tag), allowing: "tag:yaml.org,2002:seq", line: line)
             try checkDepth(line: line)
-            stack.append(Frame(isMapping: false, line: line, anchor: Self.string(start.anchor)))
+            try count(1, line: line)
+            stack.append(Frame(isMapping: false, line: line, anchor: Self.string(start.anchor), start: pending.count))
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
             try check(Self.string(start.tag), allowing: "tag:yaml.org,2002:map", line: line)
             try checkDepth(line: line)
-            stack.append(Frame(isMapping: true, line: line, anchor: Self.string(start.anchor)))
+            try count(1, line: line)
+            stack.append(Frame(isMapping: true, line: line, anchor: Self.string(start.anchor), start: pending.count))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { break }
             add(try node(closing: frame), anchor: frame.anchor)
@@ -132,33 +152,72 @@ private struct Composer {
         if stack.isEmpty {
             root = node
         } else {
-            stack[stack.count - 1].children.append(node)
+            pending.append(node)
         }
     }
 
-    /// The sequence or map `frame` collected; a map's keys must be unique.
-    private func node(closing frame: Frame) throws(HiveError) -> YAMLNode {
-        let size = frame.children.reduce(1) { $0 + $1.size }
-        let bytes = frame.children.reduce(0) { $0 + $1.bytes }
-        guard frame.isMapping else {
-            return YAMLNode(content: .sequence(frame.children), line: frame.line, size: size, bytes: bytes)
+    /// The sequence or map `frame` collected, taken off ``pending``; a map's keys must be
+    /// unique.
+    private mutating func node(closing frame: Frame) throws(HiveError) -> YAMLNode {
+        let children = Array(pending[frame.start...])
+        pending.removeSubrange(frame.start...)
+        var size = 1
+        var bytes = 0
+        for child in children {
+            size += child.size
+            bytes += child.bytes
         }
-        var pairs: [(key: YAMLNode, value: YAMLNode)] = []
-        pairs.reserveCapacity(frame.children.count / 2)
-        var firstLine: [String: Int] = [:]
-        var index = 0
-        while index + 1 < frame.children.count {
-            let key = frame.children[index]
-            if case .scalar(let name, _) = key.content {
-                if let first = firstLine[name] {
-                    throw error(line: key.line, "duplicate key '\(name.abbreviated())' in the same map (first at line \(first))")
+        guard frame.isMapping else {
+            return YAMLNode(content: .sequence(children), line: frame.line, size: size, bytes: bytes)
+        }
+        try checkUniqueKeys(children)
+        return YAMLNode(content: .mapping(children), line: frame.line, size: size, bytes: bytes)
+    }
+
+    /// Throws at the second of two equal keys among a map's `children` (keys and values
+    /// alternating): by comparing each with those before it in a small map, by hashing in
+    /// a larger one.
+    private func checkUniqueKeys(_ children: [YAMLNode]) throws(HiveError) {
+        func duplicate(_ key: YAMLNode, _ name: String, first: Int) -> HiveError {
+            error(line: key.line, "duplicate key \(quoted: name) in the same map (first at line \(first))")
+        }
+        if children.count <= 16 {
+            var index = 2
+            while index < children.count {
+                if case .scalar(let name, _) = children[index].content {
+                    var earlier = 0
+                    while earlier < index {
+                        if case .scalar(name, _) = children[earlier].content {
+                            throw duplicate(children[index], name, first: children[earlier].line)
+                        }
+                        earlier += 2
+                    }
                 }
-                firstLine[name] = key.line
+                index += 2
             }
-            pairs.append((key, frame.children[index + 1]))
+            return
+        }
+        var firstLine = [String: Int](minimumCapacity: children.count / 2)
+        var index = 0
+        while index < children.count {
+            if case .scalar(let name, _) = children[index].content,
+                let first = firstLine.updateValue(children[index].line, forKey: name)
+            {
+                throw duplicate(children[index], name, first: first)
+            }
             index += 2
         }
-        return YAMLNode(content: .mapping(pairs), line: frame.line, size: size, bytes: bytes)
+    }
+
+    /// Counts `added` nodes, throwing once the document holds more than
+    /// ``YAMLReader/maximumNodes``.
+    private mutating func count(_ added: Int, line: Int) throws(HiveError) {
+        nodes += added
+        guard nodes > YAMLReader.maximumNodes else { return }
+        throw error(
+            line: line,
+            "the configuration holds more than \(YAMLReader.maximumNodes.grouped) nodes"
+                + " (keys, values, lists and maps, aliases counted in full)")
     }
 
     private func checkDepth(line: Int) throws(HiveError) {
@@ -173,7 +232,7 @@ private struct Composer {
 
     private func unsupported(_ tag: String, line: Int) -> HiveError {
         let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst(18) : tag
-        return error(line: line, "invalid YAML: unsupported tag '\(shown.abbreviated())'")
+        return error(line: line, "invalid YAML: unsupported tag \(quoted: shown)")
     }
 
     /// libyaml's error, at the line it names.

@@ -3,11 +3,16 @@ import Logging
 import Synchronization
 
 /// Where a ``JournalLogHandler`` sends an entry journald did not take: a plain stderr
-/// line, preceded once per process by a notice saying why.
-enum JournalFallback {
-    private static let noticed = Atomic<Bool>(false)
+/// line, preceded once (per fallback: the process has one, ``shared``) by a notice saying why.
+final class JournalFallback: Sendable {
+    /// The process's fallback, which ``JournalWriter`` uses.
+    static let shared = JournalFallback()
 
-    static func write(_ event: LogEvent, metadata: Logger.Metadata, identifier: String, error: SystemdError) {
+    private let noticed = Atomic<Bool>(false)
+
+    /// Writes `event` to stderr as ``StderrLogHandler`` would, after the notice if it is
+    /// the first.
+    func write(_ event: LogEvent, metadata: Logger.Metadata, identifier: String, error: SystemdError) {
         if !noticed.exchange(true, ordering: .relaxed) {
             StderrWriter.write("\(identifier): journal unavailable (\(error)); logging to stderr\n")
         }

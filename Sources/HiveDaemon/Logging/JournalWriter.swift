@@ -7,8 +7,9 @@ import Logging
 /// path.
 ///
 /// The queue holds at most 4,096 entries or 4 MiB; past that, entries are dropped and
-/// counted, and an entry saying how many is written where they are missing once journald
-/// reads again. An entry journald refuses goes to stderr instead (``JournalFallback``).
+/// counted, and a warning entry saying how many (`1,234 log lines dropped (journald was not
+/// reading)`) is written where they are missing once journald reads again. An entry
+/// journald refuses goes to stderr instead (``JournalFallback``).
 enum JournalWriter {
     /// One entry: its fields, and what the stderr fallback needs.
     struct Entry: Sendable {
@@ -21,14 +22,16 @@ enum JournalWriter {
     static let shared = OutputWriter<Entry>(
         name: "hive-journal", maximumItems: 4096, maximumBytes: 4 << 20,
         deliver: { send($0) },
-        dropNotice: { count, first in
-            let event = LogEvent(
-                level: .warning,
-                message: "\(count) log entr\(count == 1 ? "y" : "ies") dropped (journald was not reading)",
-                metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
-            let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: first.identifier)
-            return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: first.identifier)
-        })
+        dropNotice: { count, first in dropNotice(count, identifier: first.identifier) })
+
+    /// The warning entry written where `count` entries are missing.
+    static func dropNotice(_ count: Int, identifier: String) -> Entry {
+        let event = LogEvent(
+            level: .warning, message: "\(DroppedLines.message(count, reason: "journald was not reading"))",
+            metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
+        let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: identifier)
+        return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: identifier)
+    }
 
     /// Queues `entry`; never blocks.
     static func write(_ entry: Entry) {
@@ -40,7 +43,7 @@ enum JournalWriter {
         let result = SystemdCalls.journalSend(entry.assignments)
         if result < 0 {
             let error = SystemdError(function: "sd_journal_sendv", errno: -result)
-            JournalFallback.write(entry.event, metadata: entry.metadata, identifier: entry.identifier, error: error)
+            JournalFallback.shared.write(entry.event, metadata: entry.metadata, identifier: entry.identifier, error: error)
         }
     }
 }

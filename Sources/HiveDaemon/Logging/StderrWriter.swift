@@ -1,4 +1,5 @@
 import HiveKit
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +10,8 @@ import Darwin
 /// pipe nobody drains (a stalled log collector) never blocks an event, a signal or the stop.
 ///
 /// The queue holds at most 4,096 lines or 1 MiB; past that, lines are dropped and counted,
-/// and `N log lines dropped` is written where they are missing once the pipe takes
-/// lines again. A line longer than ``maximumLineBytes`` is cut. Each line is one `write(2)`:
+/// and a warning line `2026-01-01T00:00:00.000Z warning 20,429 log lines dropped (stderr
+/// was not drained)` is written where they are missing once the pipe takes lines again. A line longer than ``maximumLineBytes`` is cut. Each line is one `write(2)`:
 /// on a pipe or the journal's stream socket a line under `PIPE_BUF` arrives whole.
 enum StderrWriter {
     /// The longest line written; longer ones are cut, saying how much is missing.
@@ -19,7 +20,14 @@ enum StderrWriter {
     static let shared = OutputWriter<String>(
         name: "hive-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
         deliver: { writeNow($0) },
-        dropNotice: { count, _ in "\(count) log line\(count == 1 ? "" : "s") dropped (stderr was not drained)\n" })
+        dropNotice: { count, _ in dropNotice(count) })
+
+    /// The line written where `count` lines are missing, a warning like any other line.
+    static func dropNotice(_ count: Int) -> String {
+        StderrLogHandler.formatLine(
+            timestamp: StderrLogHandler.timestamp(), level: .warning,
+            message: DroppedLines.message(count, reason: "stderr was not drained"), metadata: [:])
+    }
 
     /// Queues `text` (one or more whole lines); never blocks.
     static func write(_ text: String) {

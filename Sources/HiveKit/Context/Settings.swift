@@ -75,7 +75,7 @@ public struct Settings: Sendable, Hashable {
     public func duration(_ key: String) throws(HiveError) -> Duration? {
         guard let text = try string(key) else { return nil }
         guard let duration = Duration(parsing: text) else {
-            throw error(key, "must be a duration such as 250ms, 5s or 2m, not '\(text.abbreviated())'")
+            throw error(key, "must be a duration such as 250ms, 5s or 2m, not \(quoted: text)")
         }
         return duration
     }
@@ -117,7 +117,7 @@ public struct Settings: Sendable, Hashable {
             let expected = allowed.isEmpty ? "this module takes no settings" : "expected \(allowed.joined(separator: ", "))"
             throw HiveError(
                 .invalidSettings, module: owner, location: origin?.location(of: key),
-                "unknown setting '\(path(of: key))'; \(expected)")
+                "unknown setting \(quoted: path(of: key)); \(expected)")
         }
     }
 
@@ -126,7 +126,7 @@ public struct Settings: Sendable, Hashable {
     public func error(_ key: String, _ problem: String) -> HiveError {
         HiveError(
             .invalidSettings, module: owner, location: origin?.location(of: key),
-            "setting '\(path(of: key))' \(problem)")
+            "setting \(quoted: path(of: key)) \(problem)")
     }
 
     /// `key` with the path of these settings in front (`stall_on.teardown`).
@@ -135,6 +135,6 @@ public struct Settings: Sendable, Hashable {
     }
 
     private func mismatch(_ key: String, expected: String, found: SettingValue) -> HiveError {
-        error(key, "must be \(expected), not \(found.typeName) '\("\(found)".abbreviated())'")
+        error(key, "must be \(expected), not \(found.typeName) \(quoted: "\(found)")")
     }
 }

@@ -84,12 +84,14 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `file:line: module 'x' (event init): message`, leaving out what is unknown.
+    /// `file:line: module 'x' (event init): message`, leaving out what is unknown. The
+    /// module's name is quoted as every value in an error is, cut to 80 characters
+    /// (``module`` keeps it whole).
     public var description: String {
         var text = ""
         if let location { text += "\(location): " }
         if let module, !module.isEmpty {
-            text += "module '\(module)'"
+            text += "module \(quoted: module)"
             if let event { text += " (\(event))" }
             text += ": "
         } else if let event {

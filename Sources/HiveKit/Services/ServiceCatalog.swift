@@ -107,18 +107,18 @@ public struct ServiceCatalog: Sendable {
         guard let service = services[spec.service] else {
             throw HiveError(
                 .notRegistered, location: spec.location,
-                "unknown service '\(spec.service)' (known: \(Self.list(serviceNames)))")
+                "unknown service \(quoted: spec.service) (known: \(Self.list(serviceNames)))")
         }
         guard let provided = implementations[spec.implementation] else {
             throw HiveError(
                 .notRegistered, location: spec.location,
-                "unknown implementation '\(spec.implementation)' (known: \(Self.list(implementationNames)))")
+                "unknown implementation \(quoted: spec.implementation) (known: \(Self.list(implementationNames)))")
         }
         guard let make = provided[service.id] else {
             let names = services.filter { provided[$0.value.id] != nil }.keys.sorted()
             throw HiveError(
                 .typeMismatch, location: spec.location,
-                "implementation '\(spec.implementation)' does not conform to service '\(spec.service)'"
+                "implementation \(quoted: spec.implementation) does not conform to service \(quoted: spec.service)"
                     + " (it implements: \(Self.list(names)))")
         }
         return (service, make)

@@ -88,7 +88,7 @@ struct ProbeModule: Module {
         let isCustom = name.hasPrefix("custom:") && name.count > 7
         guard isCustom || EventKind(name: name) != nil else {
             let known = EventKind.allCases.map(\.name).joined(separator: ", ")
-            throw settings.error(key, "names an unknown event '\(name)'; expected \(known) or custom:NAME")
+            throw settings.error(key, "names an unknown event \(quoted: name); expected \(known) or custom:NAME")
         }
     }
 
