@@ -113,7 +113,7 @@ import Testing
         let (binary, timeLimit) = Self.measuredBinary
         for shape in HostileConfiguration.shapes(bytes: 1 << 20 - 1024) {
             let path = try directory.write("hostile.yaml", shape.text)
-            let run = try MeasuredRun([binary, "check-config", path])
+            let run = try await MeasuredRun([binary, "check-config", path])
             #expect(run.status == shape.status, "\(shape.name): \(run.status)")
             // CPU time, not wall time: on a shared, loaded machine others' work stretches the
             // latter (the benchmark reports wall time on a quieter run).
@@ -173,38 +173,5 @@ import Testing
         #expect(failing.stderr.contains(#"bad\ndir.yaml"#), "\(failing.stderr)")
         #expect(overridden.stderr.contains(#"HIVED_LOG_LEVEL: "#), "\(overridden.stderr)")
         #expect(overridden.stderr.contains(#"got 'loud\n2026-01-01T00:00:00.000Z critical [fake] forged'"#), "\(overridden.stderr)")
-    }
-}
-
-/// A child process run to its end with `posix_spawn` and reaped with `wait4`, for its own
-/// wall and CPU time and peak resident memory (`ru_maxrss`).
-struct MeasuredRun {
-    let status: Int32
-    let elapsed: Duration
-    /// User and system CPU time.
-    let cpu: Duration
-    let maximumResidentKiB: Int
-
-    init(_ arguments: [String]) throws {
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard spawned == 0 else { throw TestFailure("posix_spawn \(arguments[0]): \(spawned)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        elapsed = ContinuousClock.now - start
-        self.status = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -(status & 0x7f)
-        maximumResidentKiB = usage.ru_maxrss
-        let microseconds = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
-            + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
-        cpu = .microseconds(microseconds)
     }
 }

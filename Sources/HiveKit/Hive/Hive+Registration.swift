@@ -30,7 +30,7 @@ extension Hive {
     public func unregister(named name: String) async throws(HiveError) {
         try await takingTurn("unregister(named: \"\(name)\")", event: .teardown) { () throws(HiveError) in
             guard let entry = state.withLock({ $0.entry(named: name) }) else {
-                throw HiveError(.unknownModule, module: name, "no module named '\(name)' is registered")
+                throw HiveError(.unknownModule, module: name, "no module named \(quoted: name) is registered")
             }
             _ = await takeDown([entry])
         }

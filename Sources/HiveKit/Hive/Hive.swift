@@ -105,7 +105,7 @@ public final class Hive: Sendable {
                 throw HiveError(.invalidConfiguration, "a module needs a non-empty name")
             }
             guard !state.contains(name) else {
-                throw HiveError(.duplicateModule, module: name, "a module named '\(name)' is already registered")
+                throw HiveError(.duplicateModule, module: name, "a module named \(quoted: name) is already registered")
             }
             let entry = ModuleEntry(
                 registration, type: type, sequence: state.nextSequence, baseLogger: configuration.logger,

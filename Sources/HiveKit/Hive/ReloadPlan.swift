@@ -38,12 +38,12 @@ struct ReloadPlan {
             guard seen.insert(spec.name).inserted else {
                 throw HiveError(
                     .duplicateModule, module: spec.name, location: spec.location,
-                    "duplicate module name '\(spec.name)'")
+                    "duplicate module name \(quoted: spec.name)")
             }
             if let entry = byName[spec.name], entry.type == nil {
                 throw HiveError(
                     .duplicateModule, module: spec.name, location: spec.location,
-                    "a module named '\(spec.name)' is already registered in code")
+                    "a module named \(quoted: spec.name) is already registered in code")
             }
         }
         var wanted = Set<String>()

@@ -73,7 +73,7 @@ public struct ModuleCatalog: Sendable {
         } catch {
             throw HiveError(
                 .invalidSettings, module: spec.name, location: spec.location,
-                "cannot create module of type '\(spec.type)': \(error)", underlying: error)
+                "cannot create module of type \(quoted: spec.type): \(error)", underlying: error)
         }
     }
 
@@ -88,7 +88,7 @@ public struct ModuleCatalog: Sendable {
             guard seen.insert(spec.name).inserted else {
                 throw HiveError(
                     .duplicateModule, module: spec.name, location: spec.location,
-                    "duplicate module name '\(spec.name)'")
+                    "duplicate module name \(quoted: spec.name)")
             }
             guard spec.isEnabled else { continue }
             result.append(try instantiate(spec))

@@ -60,7 +60,7 @@ final class EchoServerModule: Module {
         case (nil, let text?):
             guard let address = ListenAddress(parsing: text) else {
                 throw settings.error(
-                    "listen", "must be HOST:PORT (127.0.0.1:7070, [::1]:7070) or an absolute Unix socket path, not '\(text)'")
+                    "listen", "must be HOST:PORT (127.0.0.1:7070, [::1]:7070) or an absolute Unix socket path, not \(quoted: text)")
             }
             return .listen(address)
         case (.some, .some):
