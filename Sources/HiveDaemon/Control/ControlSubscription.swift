@@ -67,7 +67,7 @@ final class ControlSubscription: HiveObserver {
 
     func handlerFinished(_ call: ObservedCall) {
         push(DaemonAPI.Notice(
-            event: call.event.kind.name, name: Self.customName(call.event), module: call.module,
+            event: call.hook.name, name: Self.customName(call.event), module: call.module,
             phase: hive.phase.rawValue, durationMicroseconds: call.duration.microseconds,
             failed: call.outcome != .succeeded))
     }

@@ -22,12 +22,12 @@ extension Hive {
             try await entry.module.invoke(kind, context)
             let end = MonotonicClock.nanoseconds()
             entry.runtime.end(kind, nanoseconds: end &- start, outcome: .succeeded)
-            if observers.isActive { observers.handlerFinished(entry.name, event, nanoseconds: end &- start, .succeeded) }
+            if observers.isActive { observers.handlerFinished(entry.name, event, hook: kind, nanoseconds: end &- start, .succeeded) }
             return HookCall(failure: nil, start: start, end: end)
         } catch {
             let end = MonotonicClock.nanoseconds()
             entry.runtime.end(kind, nanoseconds: end &- start, outcome: .failed)
-            if observers.isActive { observers.handlerFinished(entry.name, event, nanoseconds: end &- start, .failed) }
+            if observers.isActive { observers.handlerFinished(entry.name, event, hook: kind, nanoseconds: end &- start, .failed) }
             return HookCall(failure: failed(entry, event, hook: kind, error), start: start, end: end)
         }
     }
@@ -56,7 +56,7 @@ extension Hive {
             case .threw: .failed
             case .timedOut: .abandoned
             }
-            observers.handlerFinished(entry.name, event, nanoseconds: end &- start, observed)
+            observers.handlerFinished(entry.name, event, hook: kind, nanoseconds: end &- start, observed)
         }
         switch outcome {
         case .returned:

@@ -27,6 +27,9 @@ public struct ObservedCall: Sendable {
     public let module: String
     /// The event it handled.
     public let event: HiveEvent
+    /// The hook that ran: the event's own, or ``EventKind/validateReload`` when a reload
+    /// asked the module about new settings.
+    public let hook: EventKind
     /// How long the call took.
     public let duration: Duration
     /// How it ended.

@@ -28,9 +28,12 @@ final class HiveObservers: Sendable {
     /// Tells every observer that a hook finished. Kept out of line, so the hook call
     /// that checks ``isActive`` stays as small as it was without observers.
     @inline(never)
-    func handlerFinished(_ module: String, _ event: HiveEvent, nanoseconds: UInt64, _ outcome: HandlerOutcome) {
+    func handlerFinished(
+        _ module: String, _ event: HiveEvent, hook: EventKind, nanoseconds: UInt64, _ outcome: HandlerOutcome
+    ) {
         let call = ObservedCall(
-            module: module, event: event, duration: .nanoseconds(Int64(clamping: nanoseconds)), outcome: outcome)
+            module: module, event: event, hook: hook, duration: .nanoseconds(Int64(clamping: nanoseconds)),
+            outcome: outcome)
         for observer in list.withLock({ $0 }) { observer.handlerFinished(call) }
     }
 

@@ -9,7 +9,8 @@ extension ObservationTests {
         let seen = Mutex<[String]>([])
 
         func handlerFinished(_ call: ObservedCall) {
-            seen.withLock { $0.append("call \(call.module).\(call.event) \(call.outcome)") }
+            let hook = call.hook == call.event.kind ? "\(call.event)" : "\(call.hook)"
+            seen.withLock { $0.append("call \(call.module).\(hook) \(call.outcome)") }
         }
 
         func eventDelivered(_ event: ObservedEvent) {
@@ -60,6 +61,19 @@ extension ObservationTests {
             "call ok.terminate succeeded", "event terminate running 1/0",
             "call ok.teardown succeeded", "event teardown running 1/0",
             "call ok.unmount succeeded", "event unmount running 1/0",
+        ])
+        await hive.stop()
+    }
+
+    @Test func aKeptModuleAskedAboutNewSettingsIsSeenInItsValidateReloadHook() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await ReloadTests().startedHive(recorder, [ReloadTests.spec("keep", "alpha")])
+        let sequence = Sequence()
+        hive.addObserver(sequence)
+        _ = try await hive.reload(to: [ReloadTests.spec("keep", "alpha", level: 2)], catalog: catalog)
+        #expect(sequence.all == [
+            "call keep.validateReload succeeded",
+            "call keep.reload succeeded", "call code.reload succeeded", "event reload running 2/0",
         ])
         await hive.stop()
     }
