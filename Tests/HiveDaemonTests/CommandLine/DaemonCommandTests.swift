@@ -15,7 +15,9 @@ private struct ExtraCommand: ParsableCommand {
     @Argument var what: String
 }
 
-@Suite struct DaemonCommandTests {
+// CPU-bound and synchronous: one test at a time, so the suite holds at most one thread
+// of the cooperative pool the other tests' hooks and budgets share.
+@Suite(.serialized) struct DaemonCommandTests {
     @Test func runIsTheDefaultAndCheckConfigTakesAPath() throws {
         #expect(try DaemonCommand<TestProgram>.parseAsRoot([]) is DaemonRunCommand<TestProgram>)
         let run = try #require(try DaemonCommand<TestProgram>.parseAsRoot(["run", "--config", "a.yaml"]) as? DaemonRunCommand<TestProgram>)

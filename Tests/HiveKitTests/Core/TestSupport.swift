@@ -171,9 +171,15 @@ final class Latch: Sendable {
     }
 }
 
+/// A hive for a test. Its default budget (30 s) only bounds hooks whose budget is not
+/// what the test is about: the test process's cooperative pool is shared by every test
+/// running beside it, and CPU-bound ones (ArgumentParser's first parse in a debug build,
+/// building hostile configurations) can keep even a no-op hook waiting seconds for a
+/// thread on a loaded 2-core machine (a soak with two CPU hogs saw more than 5 s). Tests
+/// of budgets name their own.
 func makeHive(
     _ modules: [ModuleRegistration],
-    budget: Duration = .seconds(5),
+    budget: Duration = .seconds(30),
     logs: LogStore = LogStore(),
     environment: HiveEnvironment = .testing
 ) throws -> Hive {
