@@ -130,8 +130,11 @@ extension ControlSocketTests {
             let (fdsBefore, rssBefore) = (descriptors(), residentKiB())
             try await blocking(lowPriority: true) { try cycles(10_000) }
             try await fixture.waitUntilConnectionsClosed()
+            // No more descriptors than before: the baseline may hold one the daemon opened for
+            // a moment of its own (a soak saw 14 → 13), never 10,000 connections' worth.
+            try? await waitUntil("hived's descriptors back to \(fdsBefore)", timeout: .seconds(10)) { descriptors() <= fdsBefore }
             let (fdsAfter, rssAfter) = (descriptors(), residentKiB())
-            #expect(fdsAfter == fdsBefore, "descriptors: \(fdsBefore) → \(fdsAfter)")
+            #expect(fdsAfter <= fdsBefore, "descriptors: \(fdsBefore) → \(fdsAfter)")
             #expect(rssAfter - rssBefore < 512, "VmRSS: \(rssBefore) KiB → \(rssAfter) KiB")
             try await fixture.stop()
         }
