@@ -4,9 +4,14 @@ import ServiceLifecycle
 import Testing
 
 @Suite struct ServiceModuleTests {
+    /// A default budget (30 s) for the hooks whose budget is not under test: the test
+    /// process's cooperative pool is shared with every test running beside it, and on a
+    /// loaded machine a no-op hook can wait seconds for a thread (a soak saw more than 5 s).
+    static let configuration = HiveConfiguration(defaultBudget: .seconds(30))
+
     @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
         let record = Record()
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             ModuleRegistration(name: "store", level: .basic, module: MarkerModule(record: record)),
             ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, readiness in
                 PoliteService(record: record, readiness: readiness)
@@ -22,7 +27,7 @@ import Testing
 
     @Test func startsAtReadyWhenAsked() async throws {
         let record = Record()
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             ModuleRegistration(name: "job", module: ServiceModule(PoliteService(record: record), startsAt: .ready)),
         ])
         try await hive.start()
@@ -34,7 +39,7 @@ import Testing
     }
 
     @Test func aServiceThatEndsBeforeRunningFailsTheStart() async throws {
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, _ in
                 ShortService(throwing: true)
             }),
@@ -51,7 +56,7 @@ import Testing
     ])
     func anEarlyEndIsReportedAndTheHostAskedToStop(throwing: Bool, behavior: ServiceTerminationBehavior, expected: String) async throws {
         let record = Record()
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             ModuleRegistration(name: "job", module: ServiceModule(
                 ShortService(throwing: throwing), onReturn: behavior, onError: behavior)),
         ])
@@ -63,7 +68,7 @@ import Testing
 
     @Test func ignoringAnEarlyEndLeavesTheHostAlone() async throws {
         let record = Record()
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             ModuleRegistration(name: "job", module: ServiceModule(ShortService(throwing: true), onError: .ignore)),
             ModuleRegistration(name: "after", module: MarkerModule(record: record)),
         ])
@@ -76,7 +81,7 @@ import Testing
 
     @Test func teardownCancelsAServiceThatIgnoresGracefulShutdownWithinTheBudget() async throws {
         let record = Record()
-        let hive = try Hive(modules: [
+        let hive = try Hive(Self.configuration, modules: [
             // Cancelled at 4 s; 500 ms left for the cancellation to end run() before the hook
             // gives up, even on a loaded machine (a soak with two CPU hogs saw 200 ms missed).
             ModuleRegistration(name: "stubborn", budget: .seconds(5), module: ServiceModule(StubbornService(record: record))),

@@ -74,6 +74,8 @@ import Testing
         let path = try directory.write("hived.yaml", old)
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
+        // `ready` follows READY=1: count the probes' lines once both recorded it.
+        _ = try await ProbeFile.waitFor(events, "a.ready and b.ready", until: { $0.modules(receiving: "ready").count == 2 })
         let before = try ProbeFile(path: events).lines.count
         let status = try await Self.reload(hived, directory, to: """
             modules:
@@ -102,6 +104,8 @@ import Testing
         let path = try directory.write("hived.yaml", "modules:\n\(Self.probe("a", events))\n")
         let hived = try HivedProcess(["run", "--config", path], in: directory)
         try await hived.waitForReady()
+        // `ready` follows READY=1: count the probe's lines once it was recorded.
+        _ = try await ProbeFile.waitFor(events, "a.ready") { $0.event == "ready" }
         let before = try ProbeFile(path: events).lines.count
         let status = try await Self.reload(hived, directory, to: """
             modules:

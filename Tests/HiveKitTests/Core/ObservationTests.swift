@@ -20,7 +20,7 @@ import Testing
 
     @Test func anObserverSeesEveryHandlerOutcomeAndEachEventOnceDelivered() async throws {
         let recorder = Recorder()
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "a", module: ScriptedModule(recorder)),
             ModuleRegistration(name: "b", module: ScriptedModule(recorder, [.custom: .fail("no")])),
         ])

@@ -142,14 +142,14 @@ import Testing
         #expect(duplicate?.module == "a")
         #expect(duplicate?.description.contains("'a'") == true)
         let initDuplicate = #expect(throws: HiveError.self) {
-            _ = try Hive(modules: [
+            _ = try makeHive([
                 ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
                 ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
             ])
         }
         #expect(initDuplicate?.code == .duplicateModule)
         #expect(initDuplicate?.module == "x")
-        #expect(throws: HiveError.self) { _ = try Hive(modules: [ModuleRegistration(name: "", module: ScriptedModule(Recorder()))]) }
+        #expect(throws: HiveError.self) { _ = try makeHive([ModuleRegistration(name: "", module: ScriptedModule(Recorder()))]) }
     }
 
     @Test func aHookCanLookUpModulesIncludingItself() async throws {

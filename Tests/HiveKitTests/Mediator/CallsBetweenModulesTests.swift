@@ -32,7 +32,7 @@ struct Consuming: Module {
 
 @Suite struct CallsBetweenModulesTests {
     @Test func aStoppedHiveRoutesAndPerformsNothingButKeepsTheStatistics() async throws {
-        let hive = try Hive(modules: [ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
         try await hive.start()
         #expect(try await hive.router.open("hive://greet/Ada"))
         await hive.stop()
@@ -51,7 +51,7 @@ struct Consuming: Module {
 
     @Test func handlersMayCallBackIntoTheHiveDuringAnEvent() async throws {
         let consumer = Consuming(results: Journal())
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "offering", module: Offering()),
             ModuleRegistration(name: "consumer", module: consumer),
         ])
@@ -66,7 +66,7 @@ struct Consuming: Module {
     }
 
     @Test func anUnregisteredModulesRoutesActionsAndServicesAreGone() async throws {
-        let hive = try Hive(modules: [ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
         try await hive.start()
         hive.router.setUnmatchedHandler { _ in }
         #expect(hive.router.canOpen("hive://greet/Ada"))

@@ -15,7 +15,7 @@ struct CalculatorError: Error {}
 
 @Suite struct MediatorTests {
     func startedHive() async throws -> Hive {
-        let hive = try Hive(modules: [ModuleRegistration(name: "calc", module: Calculator())])
+        let hive = try makeHive([ModuleRegistration(name: "calc", module: Calculator())])
         try await hive.start()
         return hive
     }

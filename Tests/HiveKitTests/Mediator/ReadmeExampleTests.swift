@@ -63,7 +63,7 @@ struct ReportModule: Module {
 @Suite struct ReadmeExampleTests {
     @Test func aModuleUsesAnothersServiceRouteAndActionWithoutImportingIt() async throws {
         let report = ReportModule()
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "cache", level: .basic, module: CacheModule()),
             ModuleRegistration(name: "report", module: report),
         ])

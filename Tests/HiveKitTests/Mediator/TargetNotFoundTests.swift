@@ -11,7 +11,7 @@ struct Forgiving: Module {
 
 @Suite struct TargetNotFoundTests {
     @Test func aTargetsNotFoundActionAnswersBeforeTheGlobalHandler() async throws {
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "forgiving", module: Forgiving()),
             ModuleRegistration(name: "calc", module: Calculator()),
         ])
@@ -26,7 +26,7 @@ struct Forgiving: Module {
     }
 
     @Test func theNotFoundActionGoesWithItsModule() async throws {
-        let hive = try Hive(modules: [ModuleRegistration(name: "forgiving", module: Forgiving())])
+        let hive = try makeHive([ModuleRegistration(name: "forgiving", module: Forgiving())])
         try await hive.start()
         try await hive.unregister(named: "forgiving")
         let error = await #expect(throws: HiveError.self) { try await hive.mediator.perform(target: "forgiving", action: "x") }

@@ -34,7 +34,7 @@ struct Owner: Module {
 @Suite struct ServiceLifecycleTests {
     @Test func singletonsAreReleasedAfterEveryTeardownInReverseOrderOfCreation() async throws {
         let journal = Journal()
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
             ModuleRegistration(name: "b", module: Owner(name: "b", journal: journal)),
             ModuleRegistration(name: "c", module: Owner(name: "c", journal: journal)),
@@ -57,7 +57,7 @@ struct Owner: Module {
             }
         }
         let journal = Journal()
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
             ModuleRegistration(name: "failing", module: Failing()),
         ])
@@ -104,7 +104,7 @@ struct Owner: Module {
     @Test func afterTheHiveStoppedResolvesAndRegistrationsAreRefused() async throws {
         let journal = Journal()
         let made = Counter()
-        let hive = try Hive(modules: [ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal))])
+        let hive = try makeHive([ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal))])
         try hive.services.register(Identity.self) { made.next(); return Token() }
         try await hive.start()
         _ = try hive.services.resolve(Identity.self)
@@ -127,7 +127,7 @@ struct Owner: Module {
 
     @Test func afterTheRollbackOfAFailedStartResolvesAreRefused() async throws {
         let journal = Journal()
-        let hive = try Hive(modules: [
+        let hive = try makeHive([
             ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
             ModuleRegistration(name: "failing", module: ScriptedModule(Recorder(), [.`init`: .fail("no")])),
         ])
