@@ -11,14 +11,13 @@ final class RawControlClient {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
         let connected = UnixAddress.with(path) { connect(descriptor, $0, $1) }
-        guard connected == 0 else {
-            let error = errno
-            close(descriptor)
-            throw TestFailure("connect \(path): \(String(cString: strerror(error)))")
-        }
+        // No close here on failure: an initializer that throws once every stored property is
+        // set still runs deinit, which closes it (closing twice closed another test's
+        // descriptor of the same number: a soak saw a pipe's read end vanish).
+        guard connected == 0 else { throw TestFailure("connect \(path): \(String(cString: strerror(errno)))") }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Writes `bytes` completely (blocking); false if the daemon closed the connection.
     @discardableResult
