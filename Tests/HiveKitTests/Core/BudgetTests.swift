@@ -18,14 +18,15 @@ import Testing
         ], logs: logs)
         try await hive.start()
         try await hive.send(.ready)
-        let failures = await hive.stop()
+        // Only the teardown is under test: stuck's no-op terminate shares its 1 s budget,
+        // which a loaded machine may starve it of (a soak saw that).
+        let failures = await hive.stop().filter { $0.event == .teardown }
         #expect(hive.phase == .stopped)
         // Reverse order: last, stuck (abandoned), first.
         #expect(recorder.modules(for: "teardown") == ["last", "stuck", "first"])
         #expect(failures.count == 1)
         #expect(failures.first?.code == .handlerTimedOut)
         #expect(failures.first?.module == "stuck")
-        #expect(failures.first?.event == .teardown)
         #expect(logs.all.contains { $0.level == .error && $0.metadata["module"] == "stuck" && $0.metadata["event"] == "teardown" && $0.message.contains("abandoned") })
         #expect(hive.profile.stats(module: "stuck", event: .teardown)?.lastOutcome == .abandoned)
         #expect(hive.profile.stats(module: "stuck", event: .teardown)?.abandoned == 1)

@@ -24,8 +24,10 @@ extension MyDaemonGroupTests {
         // own ticker stopped): STOPPING=1 goes out then, on the kernel's clock.
         let stopping = try #require(notify.datagrams.first { $0.text.hasPrefix("STOPPING=1") }, "\(notify.messages)")
         let report = try #require(notify.datagrams.last { $0.text.contains("exceeded") }, "\(notify.messages)")
-        // STOPPING=1 leaves just after the deadline was set: a few milliseconds' leeway.
-        #expect(report.received - stopping.received >= .seconds(1) - .milliseconds(10), "not before the budget")
+        // The deadline is set after the SIGTERM was sent and before STOPPING=1 goes out
+        // (which the notify writer may send a little later): not before the budget from
+        // the SIGTERM, within it and 100 ms from STOPPING=1.
+        #expect(report.received - sent >= .seconds(1), "not before the budget: \(report.received - sent)")
         #expect(
             exited - stopping.received <= .seconds(1) + .milliseconds(100) + StopBudgetTests.observation,
             "budget + 100 ms: \(exited - stopping.received)")
