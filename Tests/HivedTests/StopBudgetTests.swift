@@ -9,9 +9,11 @@ import Testing
     /// harness's own lateness, never hived's. Both instants are taken by the test's threads
     /// on the kernel's clock (see ``TimedStop``): the one before `kill(2)` cannot be late,
     /// the exit's is late by the wake-up of ``ExitWatch``'s thread from `poll(2)` on the
-    /// child's pidfd, a few milliseconds on a loaded 2-core machine (a scheduler slice or
-    /// two). hived's own lateness (its threads waking, `_exit`) is what the 100 ms are for.
-    static let observation: Duration = .milliseconds(20)
+    /// child's pidfd: a few milliseconds on a quiet machine, tens with two CPU hogs beside
+    /// the suite (a soak saw an exit 35 ms past the budget + 100 ms at load average 6, most
+    /// of it threads waiting for a CPU). hived's own lateness (its threads waking, the
+    /// report's 50 ms to go out, `_exit`) is what the 100 ms are for.
+    static let observation: Duration = .milliseconds(50)
 
     /// As many modules as the cooperative pool has threads (one per CPU), at least two.
     static var poolWidth: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
