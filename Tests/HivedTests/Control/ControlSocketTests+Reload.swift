@@ -156,9 +156,12 @@ extension ControlSocketTests {
             let reply = try await fixture.reply("io.hivekit.Daemon.Reload")
             #expect(reply["added"] as? [String] == ["c"] && reply["removed"] as? [String] == ["b"], "\(reply)")
             try await waitUntil("the subscriber to stop at the reload event") { !subscriber.isRunning }
-            let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8))
+            // What came after the last ping's own reply (the loop above may send more than one
+            // before it sees the first arrive; a soak saw a second one).
+            let all = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8))
                 .compactMap { $0["notice"] as? [String: Any] }
-                .drop { $0["name"] as? String != "ping" || $0["module"] != nil }.dropFirst()
+            let lastPing = all.lastIndex { $0["name"] as? String == "ping" && $0["module"] == nil }
+            let notices = all[((lastPing ?? -1) + 1)...]
             // Each event once its modules handled it: the handler replies of a run come
             // before the reply of their event, and the reload's own reply comes last.
             var runs: [String] = []
