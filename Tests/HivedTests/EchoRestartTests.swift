@@ -18,6 +18,19 @@ import Testing
         return hived
     }
 
+    /// ``start(_:_:path:passing:)``, then a client that is echoed once, and returns when
+    /// the connection is in the store (beside the listener).
+    static func startEchoing(
+        _ directory: TestDirectory, _ manager: ServiceManagerSocket, path: String
+    ) async throws -> (SpawnedHived, client: Int32) {
+        let hived = try start(directory, manager, path: path)
+        try await manager.waitForReady()
+        let client = try LineSocket.connect(to: path)
+        #expect(LineSocket.echo("hello", on: client) == "hello")
+        try await manager.waitForStore("the connection stored") { $0.count == 2 }
+        return (hived, client)
+    }
+
     /// Stops `hived` and starts the next one with what it stored, as systemd does at a
     /// restart; returns once the next one resumed its connections.
     static func restart(
@@ -45,12 +58,8 @@ import Testing
         let directory = try TestDirectory()
         let manager = try ServiceManagerSocket(directory: directory.path)
         let path = directory.file("echo.sock")
-        let first = try Self.start(directory, manager, path: path)
-        try await manager.waitForReady()
-        let client = try LineSocket.connect(to: path)
+        let (first, client) = try await Self.startEchoing(directory, manager, path: path)
         defer { close(client) }
-        #expect(LineSocket.echo("hello", on: client) == "hello")
-        try await manager.waitForStore("the connection stored") { $0.count == 2 }
 
         #expect(send(client, "partial-", 8, Int32(MSG_NOSIGNAL)) == 8)
         try await waitUntil("hived to read 'partial-'") { !Self.serverHasUnread(manager) }
@@ -71,12 +80,8 @@ import Testing
         let directory = try TestDirectory()
         let manager = try ServiceManagerSocket(directory: directory.path)
         let path = directory.file("echo.sock")
-        let first = try Self.start(directory, manager, path: path)
-        try await manager.waitForReady()
-        let client = try LineSocket.connect(to: path)
+        let (first, client) = try await Self.startEchoing(directory, manager, path: path)
         defer { close(client) }
-        #expect(LineSocket.echo("hello", on: client) == "hello")
-        try await manager.waitForStore("the connection stored") { $0.count == 2 }
 
         // Lines, and no reading, until hived's output backs up (the socket takes no more of
         // it), hived stops reading (over 256 KiB unsent) and the client's writes block.

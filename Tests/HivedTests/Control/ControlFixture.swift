@@ -45,6 +45,23 @@ struct ControlFixture: Sendable {
         return reply
     }
 
+    /// A subscriber (``VarlinkPython/subscribe(_:until:output:)``) writing to the returned
+    /// file until `event`, once it is live: events sent before that are not streamed, so
+    /// custom `ping` events are sent until one reaches it (perhaps more than one).
+    func liveSubscriber(until event: String) async throws -> (Process, output: String) {
+        let output = directory.file("subscriber")
+        let subscriber = try VarlinkPython.subscribe(socket, until: event, output: output)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            _ = try await reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
+            if ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"") {
+                return (subscriber, output)
+            }
+        }
+        subscriber.terminate()
+        throw TestFailure("the subscriber received no event in 20 s")
+    }
+
     /// Runs `hived ctl ARGUMENTS --socket SOCKET`; returns its exit status, stdout and stderr.
     func ctl(_ arguments: String...) async throws -> (status: Int32, stdout: String, stderr: String) {
         let socket = socket

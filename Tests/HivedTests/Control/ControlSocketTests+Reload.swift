@@ -93,17 +93,9 @@ extension ControlSocketTests {
 
         @Test func aSubscriberSeesTheStopToItsLastEvent() async throws {
             let fixture = try await ControlFixture.start(modules: ["a"])
-            let output = fixture.directory.file("subscriber")
-            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "teardown", output: output)
+            let (subscriber, output) = try await fixture.liveSubscriber(until: "teardown")
             defer { if subscriber.isRunning { subscriber.terminate() } }
-            // Wait until the subscription is live: events sent before it are not streamed.
             let deadline = ContinuousClock.now + .seconds(20)
-            var live = false
-            while !live, ContinuousClock.now < deadline {
-                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
-                live = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"")
-            }
-            #expect(live, "the subscriber received events")
             try await fixture.stop()
             while subscriber.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8)).compactMap { $0["notice"] as? [String: Any] }
@@ -113,18 +105,9 @@ extension ControlSocketTests {
 
         @Test func subscribeStreamsEveryHandlerAndEventDuringAReload() async throws {
             let fixture = try await ControlFixture.start(modules: ["a", "b"])
-            let output = fixture.directory.file("subscriber")
-            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "reload", output: output)
+            let (subscriber, output) = try await fixture.liveSubscriber(until: "reload")
             defer { if subscriber.isRunning { subscriber.terminate() } }
-            // Wait until the subscription is live: events sent before it are not streamed.
             let deadline = ContinuousClock.now + .seconds(20)
-            var live = false
-            while !live, ContinuousClock.now < deadline {
-                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
-                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-                live = text.contains("\"ping\"")
-            }
-            #expect(live, "the subscriber received events")
             _ = try await fixture.reply("io.hivekit.Daemon.Reload")
             while subscriber.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             let notices = try VarlinkPython.lines(String(contentsOfFile: output, encoding: .utf8)).compactMap { $0["notice"] as? [String: Any] }
@@ -141,17 +124,8 @@ extension ControlSocketTests {
 
         @Test func aSubscriberSeesModulesJoiningAndLeavingEventByEventAndTheReloadLast() async throws {
             let fixture = try await ControlFixture.start(modules: ["a", "b"])
-            let output = fixture.directory.file("subscriber")
-            let subscriber = try VarlinkPython.subscribe(fixture.socket, until: "reload", output: output)
+            let (subscriber, output) = try await fixture.liveSubscriber(until: "reload")
             defer { if subscriber.isRunning { subscriber.terminate() } }
-            // Wait until the subscription is live: events sent before it are not streamed.
-            let deadline = ContinuousClock.now + .seconds(20)
-            var live = false
-            while !live, ContinuousClock.now < deadline {
-                _ = try await fixture.reply("io.hivekit.Daemon.SendEvent", ["name": "ping"])
-                live = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("\"ping\"")
-            }
-            #expect(live, "the subscriber received events")
             try fixture.directory.write("hived.yaml", ControlFixture.configuration(fixture.directory, modules: ["a", "c"]))
             let reply = try await fixture.reply("io.hivekit.Daemon.Reload")
             #expect(reply["added"] as? [String] == ["c"] && reply["removed"] as? [String] == ["b"], "\(reply)")

@@ -10,17 +10,8 @@ struct MyDaemonCtlTests {
     static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon")
 
     @Test func ctlStatusListsItsModulesAndNamesTheDaemon() async throws {
-        let directory = try TestDirectory()
-        let socket = directory.file("control")
-        let config = try directory.write("my.yaml", """
-            control: {socket: \(socket)}
-            modules:
-              - {name: store, type: store, level: basic, settings: {greeting: hi}}
-              - {name: report, type: report}
-            """)
-        let daemon = try HivedProcess(
-            ["--config", config], in: directory, environment: ["MYDAEMON_LOG_TARGET": "stderr"], executable: Self.executable)
-        try await daemon.waitForReady()
+        let example = try await ExampleWithControl.start(Self.executable)
+        let (socket, daemon) = (example.socket, example.daemon)
         let status = try await ExampleCommand.run(Self.executable, ["ctl", "status", "--socket", socket])
         #expect(status.status == 0, "\(status.stderr)")
         let lines = status.stdout.split(separator: "\n").map(String.init)

@@ -12,17 +12,8 @@ struct MyDaemonMetricsTests {
     static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-metrics")
 
     @Test func theApplicationsOwnBackendReceivesTheDaemonsMetrics() async throws {
-        let directory = try TestDirectory()
-        let socket = directory.file("control")
-        let config = try directory.write("my.yaml", """
-            control: {socket: \(socket)}
-            modules:
-              - {name: store, type: store, level: basic, settings: {greeting: hi}}
-              - {name: report, type: report}
-            """)
-        let daemon = try HivedProcess(
-            ["--config", config], in: directory, environment: ["MYDAEMON_LOG_TARGET": "stderr"], executable: Self.executable)
-        try await daemon.waitForReady()
+        let example = try await ExampleWithControl.start(Self.executable)
+        let (socket, daemon) = (example.socket, example.daemon)
         // Once ready, the start-up's figures reach the application's backend.
         try await ExampleCommand.waitFor(daemon, "metric hive_handler_duration_seconds module=store event=init: 1 recorded, last ")
         try await ExampleCommand.waitFor(daemon, "metric hive_events_total event=ready: 1 (+1)")
