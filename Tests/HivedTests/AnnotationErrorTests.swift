@@ -14,24 +14,9 @@ import Testing
 
     /// Compiles the library into `directory`.
     static func library(in directory: TestDirectory) async throws -> String {
-        let source = try directory.write("plugin.c", Self.source)
-        let library = directory.file("libbroken.so")
-        let libraries = try await swiftLibraries()
-        // The toolchain's clang: usr/bin beside usr/lib/swift/linux.
-        let clang = try await ExampleCommand.run(
-            URL(fileURLWithPath: libraries + "/../../../bin/clang").standardized,
-            ["-shared", "-fPIC", "-o", library, source, "-L", libraries, "-Wl,--no-as-needed", "-lswiftCore"])
-        guard clang.status == 0 else { throw TestFailure("clang failed: \(clang.stderr)") }
-        return library
-    }
-
-    /// The directory of the `libswiftCore.so` the debug hived runs with.
-    static func swiftLibraries() async throws -> String {
-        let ldd = try await ExampleCommand.run(URL(fileURLWithPath: "/usr/bin/ldd"), [HivedProcess.executable.path])
-        guard let line = ldd.stdout.split(separator: "\n").first(where: { $0.contains("libswiftCore.so => ") }),
-            let path = line.split(separator: " ").first(where: { $0.hasSuffix("/libswiftCore.so") })
-        else { throw TestFailure("the debug hived links no libswiftCore.so: \(ldd.stdout)") }
-        return String(path.dropLast("/libswiftCore.so".count))
+        try await SharedLibrary.compile(
+            Self.source, name: "broken", in: directory,
+            arguments: ["-L", try await SharedLibrary.swiftLibraries(), "-Wl,--no-as-needed", "-lswiftCore"])
     }
 
     @Test func aMalformedAnnotationInALoadedLibraryIsAConfigurationError() async throws {
