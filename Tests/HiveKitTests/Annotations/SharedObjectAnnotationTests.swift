@@ -73,6 +73,24 @@ import Glibc
         #expect(try registry.all().count == 1, "an image is scanned once")
     }
 
+    @Test func aNameDeclaredInTwoImagesIsAnErrorNamingBoth() async throws {
+        let directory = try TemporaryDirectory()
+        let (first, firstHandle) = try await Self.load("first", in: directory.path)
+        defer { dlclose(firstHandle) }
+        let (second, secondHandle) = try await Self.load("second", in: directory.path)
+        defer { dlclose(secondHandle) }
+        typealias SetHook = @convention(c) (HiveAnnotation?) -> Void
+        let setFirst = unsafeBitCast(try #require(dlsym(firstHandle, "hivekit_test_set_hook")), to: SetHook.self)
+        let setSecond = unsafeBitCast(try #require(dlsym(secondHandle, "hivekit_test_set_hook")), to: SetHook.self)
+        setFirst { HiveAnnotations.module(AnnotatedCart.self, name: "plugin-cart", file: "first.c", line: 4) { _ in AnnotatedCart() } }
+        setSecond { HiveAnnotations.module(AnnotatedShop.self, name: "plugin-cart", file: "second.c", line: 9) }
+
+        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: "hivekit_test_plugin").all() }
+        #expect(error?.code == .duplicateRegistration)
+        #expect(error?.message == "module type 'plugin-cart' is declared twice: at first.c:4 in \(first) and at second.c:9 in \(second)",
+                "\(error?.message ?? "")")
+    }
+
     @Test func aMalformedSharedObjectIsNamed() async throws {
         let directory = try TemporaryDirectory()
         let (path, handle) = try await Self.load("without-hook", in: directory.path)
