@@ -42,7 +42,11 @@ import Testing
         ])
         try await hive.start()
         let failures = await hive.stop()
-        #expect(failures.map(\.module) == ["blocked"], "\(failures)")
+        #expect(failures.first?.module == "blocked" && failures.first?.event?.kind == .terminate, "\(failures)")
+        #expect(failures.first?.code == .handlerTimedOut, "\(failures)")
+        // blocked's no-op teardown has the same 1 s budget: on a loaded machine it may wait
+        // that long for a thread of the test process's shared pool, and be abandoned too.
+        #expect(failures.dropFirst().allSatisfy { $0.module == "blocked" && $0.event?.kind == .teardown }, "\(failures)")
         #expect(recorder.modules(for: "teardown") == ["blocked", "a"])
     }
 
