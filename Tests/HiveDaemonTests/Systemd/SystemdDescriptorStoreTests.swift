@@ -125,13 +125,15 @@ extension ProcessEnvironmentSuite {
     @Suite struct PassedDescriptorCaptureTests {
         @Test func listenFDsForThisProcessAreReadWithTheirNames() throws {
             // sd_listen_fds marks descriptors 3 and 4 close-on-exec and fails on a closed one;
-            // the test runner usually has them open, else /dev/null stands in.
+            // the test runner usually has them open, else /dev/null stands in. Never through
+            // dup2: another test's thread may have taken the number since the check, and
+            // dup2 would silently replace its descriptor (a soak saw a notify socket vanish).
             var standIns: [Int32] = []
             for fd: Int32 in 3...4 where fcntl(fd, F_GETFD) < 0 {
                 let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                if null != fd { dup2(null, fd); close(null) }
-                standIns.append(fd)
+                if null == fd { standIns.append(fd) } else if null >= 0 { close(null) }
             }
+            #expect(fcntl(3, F_GETFD) >= 0 && fcntl(4, F_GETFD) >= 0, "descriptors 3 and 4 are open")
             defer { standIns.forEach { close($0) } }
             let environment = try ProcessEnvironmentSuite.with([
                 "LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2", "LISTEN_FDNAMES": "web:echo/listener",
