@@ -94,30 +94,23 @@ final class DaemonControl: Sendable {
             let parameters = try call.parameters(DaemonAPI.SendEventParameters.self)
             guard !parameters.name.isEmpty else { throw .invalidParameter("name") }
             let event = HiveEvent.custom(name: parameters.name, params: parameters.parameters ?? [:])
-            return submit(.send(event), connection: connection, server: server)
+            return submit(connection: connection, server: server) { .event(event, from: .control($0)) }
         case "Reload":
-            return submit(.reload, connection: connection, server: server)
+            return submit(connection: connection, server: server) { .reload(answering: [$0]) }
         default:
             throw .methodNotFound(call.method)
         }
     }
 
-    /// Queues `action` to the daemon's event loop; its reply goes to `connection`. A
-    /// `Reload` joins a reload already waiting (and gets that reload's answer) rather than
-    /// queueing another behind it.
-    private func submit(_ action: ControlRequest.Action, connection: UInt64, server: ControlServer) -> Answer {
-        let request = ControlRequest(action) { [weak server] reply in server?.reply(reply, to: connection) }
-        let posted = switch action {
-        case .reload: daemon.post(.reload(callers: [request]))
-        case .send: daemon.post(.control(request))
-        }
-        switch posted {
-        case .closed:
-            return .error(action.refused(HiveDaemon.stoppingRefusal))
-        case .overflowed:
-            return .error(action.refused("the daemon's queue is full (\(DaemonInbox.capacity) requests waiting); try again"))
-        case .queued, .coalesced, .stopping:
-            return .later
-        }
+    /// Hands the request `make` builds for this call's caller to the daemon's door; its
+    /// reply (or refusal: the daemon is stopping, its queue is full) goes to `connection`
+    /// later. A `Reload` joins a reload already waiting (and gets that reload's answer)
+    /// rather than queueing another behind it.
+    private func submit(
+        connection: UInt64, server: ControlServer, _ make: (ControlCaller) -> DaemonRequest
+    ) -> Answer {
+        let caller = ControlCaller { [weak server] reply in server?.reply(reply, to: connection) }
+        daemon.submit(.request(make(caller)))
+        return .later
     }
 }

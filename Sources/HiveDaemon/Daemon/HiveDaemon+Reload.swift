@@ -2,14 +2,47 @@ import CLinux
 import HiveKit
 
 extension HiveDaemon {
-    /// Reloads (see ``apply(reloadOf:)``), then gives the memory the new file's parsing
-    /// used back to the system (`malloc_trim`): a large or hostile file must not leave the
-    /// daemon bigger than it was.
-    @discardableResult
-    func reload(_ hive: Hive) async -> ReloadOutcome {
+    /// Reloading (the lifecycle's reloading phase): reloads (see ``apply(reloadOf:)``),
+    /// records it, answers `callers` (the control `Reload` calls that asked for this reload
+    /// or joined it while it waited), gives the memory the new file's parsing used back to
+    /// the system (`malloc_trim`: a large or hostile file must not leave the daemon bigger
+    /// than it was), and ends the phase: a stop that came meanwhile sends its `STOPPING=1`
+    /// now, after the reload's `READY=1`.
+    func reload(_ hive: Hive, answering callers: [ControlCaller]) async {
         let outcome = await apply(reloadOf: hive)
         malloc_trim(0)
-        return outcome
+        HiveMetrics.shared.recordReload(outcome)
+        if !callers.isEmpty {
+            let reply = Self.reply(to: outcome, path: options.configurationPath)
+            for caller in callers { caller.reply(reply) }
+        }
+        if state.withLock({ $0.lifecycle.reloadEnded() }) {
+            notifier.send(.stopping(status: Self.stoppingStatus))
+        }
+    }
+
+    /// `Reload`'s reply: what changed, or `ConfigurationInvalid` / `ReloadFailed`.
+    static func reply(to outcome: ReloadOutcome, path: String?) -> [UInt8] {
+        switch outcome {
+        case .applied(let summary):
+            // Applied: hooks that threw after the commit (a module's reload, say) were logged
+            // and do not undo it.
+            return VarlinkCoding.reply(DaemonAPI.ReloadResult(
+                added: summary.added, removed: summary.removed, changed: summary.changed, reloaded: summary.reloaded))
+        case .invalid(let error):
+            // The message without the place the error's own text starts with: `FILE:LINE: `,
+            // or `FILE: ` when the file could not be read at all.
+            let file = error.location?.path ?? path ?? "<embedded>"
+            var message = error.description
+            let place = error.location.map { "\($0): " } ?? "\(file): "
+            if message.hasPrefix(place) { message.removeFirst(place.count) }
+            return VarlinkError.configurationInvalid(file: file, line: error.location?.line, message: message).encoded
+        case .failed(let error):
+            return VarlinkError.reloadFailed(
+                module: error.module ?? "", event: error.event?.description ?? "reload", message: error.message).encoded
+        case .skipped:
+            return DaemonRequest.signalledReload.refusal(DaemonLifecycle.stoppingRefusal).encoded
+        }
     }
 
     /// Reloads, all or nothing: `RELOADING=1` first, then read and validate the whole
@@ -17,19 +50,9 @@ extension HiveDaemon {
     /// abort); the daemon's own settings (signals, budgets, log level…) change only with a
     /// committed reload. `READY=1` follows either way, with `STATUS=` saying what changed
     /// or, when the reload failed, the error (file:line, module, hook, cause) while the
-    /// previous configuration keeps running. Once `STOPPING=1` was sent, a reload still
-    /// queued is skipped. A file that enables no module while modules run is refused in the
-    /// reload's build phase unless it says `modules: []`.
+    /// previous configuration keeps running. A file that enables no module while modules
+    /// run is refused in the reload's build phase unless it says `modules: []`.
     private func apply(reloadOf hive: Hive) async -> ReloadOutcome {
-        let stopping = current.withLock { current in
-            if !current.sentStopping { current.isReloading = true }
-            return current.sentStopping
-        }
-        guard !stopping else {
-            logger.info("reload skipped: stopping")
-            return .skipped
-        }
-        defer { current.withLock { $0.isReloading = false } }
         let begin = MonotonicClock.nanoseconds()
         notifier.send(.reloading(status: "reloading configuration"))
         let configuration: DaemonConfiguration
@@ -62,31 +85,29 @@ extension HiveDaemon {
         if HiveLogging.level != configuration.log.level { changes.append("log level \(configuration.log.level)") }
         hive.defaultBudget = configuration.budgets.event
         HiveLogging.level = configuration.log.level
-        let (oldTarget, oldServices, restartOnly, oldControl) = current.withLock { current in
-            if current.signals != configuration.signals { changes.append("signal map") }
-            if current.stopBudget != configuration.budgets.stop {
+        let (old, restartOnly, suspension) = state.withLock { state in
+            let old = state.settings
+            if old.signals != configuration.signals { changes.append("signal map") }
+            if old.stopBudget != configuration.budgets.stop {
                 changes.append("stop budget \(configuration.budgets.stop.shortDescription)")
             }
-            current.signals = configuration.signals
-            current.stopBudget = configuration.budgets.stop
-            let restartOnly = applySystemSettings(configuration, to: &current, changes: &changes)
-            return (current.logTarget, current.services, restartOnly, current.control)
+            state.settings.signals = configuration.signals
+            state.settings.stopBudget = configuration.budgets.stop
+            let restartOnly = applySystemSettings(configuration, to: &state, changes: &changes)
+            return (old, restartOnly, state.lifecycle.suspension)
         }
         for (what, changed) in [
             ("environment", configuration.environment != hive.environment),
-            ("log.target", configuration.log.target != oldTarget),
-            ("services", configuration.services.map(\.withoutLocation) != oldServices.map(\.withoutLocation)),
-            ("control", configuration.control != oldControl),
+            ("log.target", configuration.log.target != old.logTarget),
+            ("services", configuration.services.map(\.withoutLocation) != old.services.map(\.withoutLocation)),
+            ("control", configuration.control != old.control),
         ] + restartOnly where changed {
             logger.warning("\(what) changed: takes effect at the next start")
         }
         let took = Self.milliseconds(.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)))
         var status = "reloaded in \(took): \(summary)"
         if !changes.isEmpty { status += "; new \(changes.joined(separator: ", "))" }
-        if hive.phase == .suspended {
-            let (signal, sleep) = current.withLock { ($0.suspendedBySignal, $0.suspendedBySleep) }
-            status += " (suspended: \(Self.suspensionNote(signal: signal, sleep: sleep)))"
-        }
+        if hive.phase == .suspended { status += " (suspended: \(Self.suspensionNote(suspension)))" }
         logger.info("\(status)")
         notifier.send(.ready(status: status))
         return .applied(summary)
@@ -96,26 +117,26 @@ extension HiveDaemon {
     /// sleep budget, the warning interval) and returns the settings that change only at
     /// the next start, each with whether it changed.
     private func applySystemSettings(
-        _ configuration: DaemonConfiguration, to current: inout Current, changes: inout [String]
+        _ configuration: DaemonConfiguration, to state: inout State, changes: inout [String]
     ) -> [(String, Bool)] {
         let (sleep, pressure) = (configuration.sleep, configuration.memoryPressure)
-        if current.sleep.budget != sleep.budget {
+        let old = state.settings
+        if old.sleep.budget != sleep.budget {
             changes.append("sleep budget \(sleep.budget.shortDescription)")
-            current.sleepWatch?.setBudget(sleep.budget)
+            state.sleepWatch?.setBudget(sleep.budget)
         }
-        if current.memoryPressure.interval != pressure.interval {
+        if old.memoryPressure.interval != pressure.interval {
             changes.append("memory pressure interval \(pressure.interval.shortDescription)")
-            current.pressureWatch?.setInterval(pressure.interval)
+            state.pressureWatch?.setInterval(pressure.interval)
         }
-        let restartOnly = [
-            ("sleep.follow", current.sleep.follow != sleep.follow),
-            ("memory_pressure.watch", current.memoryPressure.watch != pressure.watch),
-            ("memory_pressure.threshold", current.memoryPressure.threshold != pressure.threshold),
-            ("memory_pressure.window", current.memoryPressure.window != pressure.window),
+        state.settings.sleep.budget = sleep.budget
+        state.settings.memoryPressure.interval = pressure.interval
+        return [
+            ("sleep.follow", old.sleep.follow != sleep.follow),
+            ("memory_pressure.watch", old.memoryPressure.watch != pressure.watch),
+            ("memory_pressure.threshold", old.memoryPressure.threshold != pressure.threshold),
+            ("memory_pressure.window", old.memoryPressure.window != pressure.window),
         ]
-        current.sleep.budget = sleep.budget
-        current.memoryPressure.interval = pressure.interval
-        return restartOnly
     }
 
     /// Logs and reports (`READY=1` with `STATUS=`) a reload that changed nothing: an
@@ -140,6 +161,6 @@ enum ReloadOutcome: Sendable {
     case invalid(HiveError)
     /// Applying the configuration failed; the previous one keeps running.
     case failed(HiveError)
-    /// A stop had begun; nothing was read.
+    /// A stop came before it started: nothing was read.
     case skipped
 }

@@ -1,80 +1,40 @@
 import HiveKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension HiveDaemon {
-    /// Queues `request` for the event loop; never blocks, safe from any thread. A stop
-    /// starts the stop budget at once and drops the requests still waiting (logged here,
-    /// with how many of each); the control calls among them are answered "the daemon is
-    /// stopping" at once. Control calls are logged (debug) as queued or joining.
-    @discardableResult
-    func post(_ request: DaemonRequest) -> DaemonInbox.Posted {
-        if case .stop = request { armStopDeadline() }
-        let posted = inbox.post(request)
-        switch posted {
-        case .stopping(let dropped) where !dropped.isEmpty:
-            for waiting in dropped {
-                for call in Self.callers(of: waiting) { call.complete(call.action.refused(Self.stoppingRefusal).encoded) }
-            }
-            var counts: [(name: String, count: Int)] = []
-            for name in dropped.map(\.name) {
-                if let index = counts.firstIndex(where: { $0.name == name }) {
-                    counts[index].count += 1
-                } else {
-                    counts.append((name, 1))
-                }
-            }
-            let summary = counts.map { $0.count == 1 ? $0.name : "\($0.name) ×\($0.count)" }.joined(separator: ", ")
-            logger.info("stopping: dropped \(dropped.count) queued request\(dropped.count == 1 ? "" : "s") that had not started (\(summary))")
-        case .queued where !Self.callers(of: request).isEmpty:
-            logger.debug("\(request.name) queued")
-        case .coalesced where !Self.callers(of: request).isEmpty:
-            logger.debug("\(request.name) joins the reload already waiting")
-        default:
-            break
-        }
-        return posted
-    }
-
-    /// The control calls waiting for `request`'s answer.
-    static func callers(of request: DaemonRequest) -> [ControlRequest] {
+    /// Handles one request on the event loop (running, or reloading for a reload).
+    func handle(_ request: DaemonRequest, hive: Hive) async {
         switch request {
-        case .reload(let callers): callers
-        case .control(let call): [call]
-        default: []
+        case .reload(let callers):
+            await reload(hive, answering: callers)
+        case .suspend:
+            await setSuspended(true, by: .signal, hive: hive)
+        case .resume:
+            await setSuspended(false, by: .signal, hive: hive)
+        case .sleep(let entering):
+            await followSleep(entering: entering, hive: hive)
+        case .memoryPressure(let someAvg10):
+            await warnOfMemoryPressure(someAvg10: someAvg10, hive: hive)
+        case .event(let event, .signal(let signal)):
+            logger.debug("\(SignalName.name(of: signal)) fires \(event)")
+            await deliver(event, to: hive)
+        case .event(let event, .control(let caller)):
+            await deliver(event, answering: caller, hive: hive)
         }
     }
 
-    /// Turns a signal into a request for the event loop; runs on the signal thread. Until
-    /// the configuration was read, only a stop acts at once; other signals wait for the
-    /// signal map.
-    func receive(_ signal: Int32) {
-        let (signals, logger, configured) = current.withLock { current in
-            if !current.isConfigured, signal != SIGTERM, signal != SIGINT, current.early.count < 64 {
-                current.early.append(signal)
+    /// Delivers a control `SendEvent`'s event and answers how it went: how many modules
+    /// received it and which failed, or `EventRefused`.
+    private func deliver(_ event: HiveEvent, answering caller: ControlCaller, hive: Hive) async {
+        do {
+            let report = try await hive.send(event)
+            let failures = report.failures.map { failure in
+                DaemonAPI.Failure(
+                    module: failure.module ?? "", event: failure.event?.description ?? "\(event)",
+                    message: failure.message)
             }
-            return (current.signals, current.logger, current.isConfigured)
-        }
-        guard configured || signal == SIGTERM || signal == SIGINT else { return }
-        if let request = Self.request(for: signal, signals: signals) {
-            post(request)
-        } else {
-            logger.debug("ignored \(SignalName.name(of: signal)): not mapped to an event")
+            caller.reply(VarlinkCoding.reply(DaemonAPI.Delivery(delivered: report.delivered, failures: failures)))
+        } catch {
+            caller.reply(VarlinkError.eventRefused(event: "\(event)", message: error.message).encoded)
         }
     }
-
-    /// The request a signal stands for.
-    static func request(for signal: Int32, signals: [Int32: HiveEvent]) -> DaemonRequest? {
-        switch signal {
-        case SIGTERM, SIGINT: .stop(signal: signal)
-        case SIGHUP: .signalledReload
-        case SIGTSTP: .suspend
-        case SIGCONT: .resume
-        default: signals[signal].map { .event($0, signal: signal) }
-        }
-    }
-
-    /// Why a control call a stop dropped, or that came after it, is refused.
-    static let stoppingRefusal = "the daemon is stopping"
 }

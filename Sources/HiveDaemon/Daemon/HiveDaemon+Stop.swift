@@ -4,24 +4,84 @@ import Glibc
 #endif
 
 extension HiveDaemon {
-    /// Stops: `STOPPING=1` first (unless already sent), then `terminate` in order and
-    /// `teardown` in reverse. While modules still work after a second, systemd is asked
-    /// for more time (`EXTEND_TIMEOUT_USEC`) so that the stop budget, not
-    /// `TimeoutStopSec=`, decides. Further stop signals change nothing; the stop budget
-    /// (it started when the stop signal arrived) is enforced by the ``StopGuard``, which
-    /// needs nothing of this task.
+    /// A stop begins (the ``DaemonLifecycle`` said so): the stop budget starts, systemd
+    /// learns of the stop at once (`STOPPING=1`, saying what it waits for) unless a reload
+    /// is under way (its `READY=1` goes first: see ``reload(_:answering:)``), and the
+    /// requests that had not started are dropped, their control callers answered.
+    ///
+    /// A stop waits for the event being delivered (or for start-up) to finish; whatever
+    /// hangs, the ``StopGuard`` ends the process with 75 when the budget runs out rather
+    /// than waiting for systemd's `SIGKILL`.
+    func beginStop(_ stage: DaemonLifecycle.Stop.Stage, deadline: UInt64, dropping dropped: [DaemonRequest]) {
+        armStopGuard(deadline: deadline, status: .stopBudgetExceeded)
+        let (hive, sleepWatch) = state.withLock { ($0.hive, $0.sleepWatch) }
+        if stage == .afterConfiguration || stage == .afterStartUp { sleepWatch?.stopWaiting() }
+        let waitingFor: String? = switch stage {
+        case .afterConfiguration: "the configuration file to be read"
+        case .afterStartUp: "start-up to finish"
+        case .afterEvent: hive.map { $0.runningHandlers().isEmpty } ?? true ? nil : "the current event to finish"
+        case .afterReload, .terminating: nil
+        }
+        if stage != .afterReload {
+            notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0)" } ?? Self.stoppingStatus))
+        }
+        if !dropped.isEmpty { dropUnstarted(dropped) }
+    }
+
+    /// Answers the callers of requests a stop dropped ("the daemon is stopping"), counts a
+    /// dropped reload as skipped, and logs how many of each were dropped.
+    private func dropUnstarted(_ dropped: [DaemonRequest]) {
+        var counts: [(name: String, count: Int)] = []
+        for request in dropped {
+            for caller in request.callers {
+                caller.reply(request.refusal(DaemonLifecycle.stoppingRefusal).encoded)
+            }
+            if case .reload = request { HiveMetrics.shared.recordReload(.skipped) }
+            if let index = counts.firstIndex(where: { $0.name == request.name }) {
+                counts[index].count += 1
+            } else {
+                counts.append((request.name, 1))
+            }
+        }
+        let summary = counts.map { $0.count == 1 ? $0.name : "\($0.name) ×\($0.count)" }.joined(separator: ", ")
+        logger.info("stopping: dropped \(dropped.count) queued request\(dropped.count == 1 ? "" : "s") that had not started (\(summary))")
+    }
+
+    /// A start phase failed and the rollback begins: unless a stop is under way (its budget
+    /// bounds the rollback already), the stop budget bounds it from now: if hooks that
+    /// block their threads hold the rollback up, the ``StopGuard`` reports them when the
+    /// budget runs out and ends the process with 70, as the failed start would have.
+    func beginRollback() {
+        let begun = state.withLock { state -> (UInt64, [DaemonRequest])? in
+            guard let dropped = state.lifecycle.startFailed() else { return nil }
+            return (MonotonicClock.nanoseconds() &+ state.settings.stopBudget.nanosecondsClamped, dropped)
+        }
+        guard let (deadline, dropped) = begun else { return }
+        armStopGuard(deadline: deadline, status: .moduleFailed)
+        for request in dropped {
+            for caller in request.callers { caller.reply(request.refusal(DaemonLifecycle.stoppingRefusal).encoded) }
+        }
+    }
+
+    private func armStopGuard(deadline: UInt64, status: DaemonExitCode) {
+        let guarded = stopGuard.arm(
+            deadline: deadline, status: status, report: { [self] in reportStopBudgetExceeded() },
+            flush: { [notifier] end in
+                notifier.flush(until: end)
+                HiveLogging.flush(until: end)
+            })
+        if !guarded { logger.error("no thread for the stop guard: the stop budget is not enforced") }
+    }
+
+    /// Stopping: `terminate` in order and `teardown` in reverse. While modules still work
+    /// after a second, systemd is asked for more time (`EXTEND_TIMEOUT_USEC`) so that the
+    /// stop budget, not `TimeoutStopSec=`, decides. The stop budget (it started when the
+    /// stop was asked for) is enforced by the ``StopGuard``, which needs nothing of this
+    /// task.
     func stop(_ hive: Hive) async -> DaemonExitCode {
         let begin = MonotonicClock.nanoseconds()
         stopSystemWatches()
-        armStopDeadline()
-        let (deadline, alreadySent) = current.withLock { current in
-            defer {
-                current.isStopping = true
-                current.sentStopping = true
-            }
-            return (current.stopDeadline ?? 0, current.sentStopping)
-        }
-        if !alreadySent { notifier.send(.stopping(status: Self.stoppingStatus)) }
+        let deadline = stopGuard.armedDeadline ?? begin
         let extender = Task { [notifier] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
@@ -39,59 +99,6 @@ extension HiveDaemon {
         return .success
     }
 
-    /// Starts the stop budget and sends `STOPPING=1` when the first stop signal arrives
-    /// (on the signal thread), so systemd learns of the stop at once; during a reload,
-    /// `STOPPING=1` follows the reload's `READY=1` instead (see ``stop(_:)``).
-    ///
-    /// A stop waits for the event being delivered (or for start-up) to finish; whatever
-    /// hangs, the ``StopGuard`` ends the process with 75 when the budget runs out rather
-    /// than waiting for systemd's `SIGKILL`. A stop during start-up ends the daemon without
-    /// its ever reporting ready (see ``run()``).
-    func armStopDeadline() {
-        let armed = current.withLock { current -> (deadline: UInt64, hive: Hive?, starting: Bool, announce: Bool)? in
-            guard current.stopDeadline == nil else { return nil }
-            let deadline = MonotonicClock.nanoseconds() &+ current.stopBudget.nanosecondsClamped
-            current.stopDeadline = deadline
-            if current.isStarting { current.stopRequestedWhileStarting = true }
-            let announce = !current.isReloading
-            if announce { current.sentStopping = true }
-            return (deadline, current.hive, current.isStarting, announce)
-        }
-        guard let armed else { return }
-        armStopGuard(deadline: armed.deadline, status: .stopBudgetExceeded)
-        if armed.starting { current.withLock { $0.sleepWatch }?.stopWaiting() }
-        guard armed.announce else { return }
-        let waitingFor: String? =
-            armed.hive == nil ? "the configuration file to be read"
-            : armed.starting ? "start-up to finish"
-            : armed.hive!.runningHandlers().isEmpty ? nil : "the current event to finish"
-        notifier.send(.stopping(status: waitingFor.map { "stopping: waiting for \($0)" } ?? Self.stoppingStatus))
-    }
-    /// Bounds a failed start's rollback (the `teardown` of the modules already set up) by
-    /// the stop budget, from the failure on, unless a stop signal armed it already: if hooks
-    /// that block their threads hold the rollback up, the ``StopGuard`` reports them when
-    /// the budget runs out and ends the process with 70, as the failed start would have.
-    func armRollbackDeadline() {
-        let deadline = current.withLock { current -> UInt64? in
-            current.isRollingBack = true
-            guard current.stopDeadline == nil else { return nil }
-            let deadline = MonotonicClock.nanoseconds() &+ current.stopBudget.nanosecondsClamped
-            current.stopDeadline = deadline
-            return deadline
-        }
-        if let deadline { armStopGuard(deadline: deadline, status: .moduleFailed) }
-    }
-
-    private func armStopGuard(deadline: UInt64, status: DaemonExitCode) {
-        let guarded = stopGuard.arm(
-            deadline: deadline, status: status, report: { [self] in reportStopBudgetExceeded() },
-            flush: { [notifier] end in
-                notifier.flush(until: end)
-                HiveLogging.flush(until: end)
-            })
-        if !guarded { logger.error("no thread for the stop guard: the stop budget is not enforced") }
-    }
-
     /// `STATUS=` with `STOPPING=1` when nothing holds the stop up.
     static let stoppingStatus = "stopping: terminate, then teardown"
 
@@ -101,16 +108,9 @@ extension HiveDaemon {
     /// that never finished (not for a failed start's rollback: that is no stop). Runs on
     /// the stop guard's thread: it takes only short locks.
     func reportStopBudgetExceeded() {
-        let (budget, hive, reading, phase, announce) = current.withLock { current in
-            let phase =
-                current.readingPath != nil ? "reading the configuration"
-                : current.isRollingBack ? "rolling back a failed start"
-                : current.isStarting ? "starting"
-                : current.isStopping ? "stopping"
-                : current.isReloading ? "reloading" : "waiting for an event"
-            defer { current.sentStopping = true }
-            let announce = !current.sentStopping && !current.isRollingBack
-            return (current.stopBudget, current.hive, current.readingPath, phase, announce)
+        let (budget, hive, reading, expired) = state.withLock { state in
+            let expired = state.lifecycle.stopBudgetExpired(reading: state.reading != nil)
+            return (state.settings.stopBudget, state.hive, state.reading, expired)
         }
         var stuck: [String] = []
         if let hive {
@@ -119,10 +119,17 @@ extension HiveDaemon {
         }
         if let reading { stuck.append("reading \(reading)") }
         if let backlog = notifier.backlog { stuck.append(backlog) }
-        let status = "stop budget of \(budget.shortDescription) exceeded while \(phase)"
+        let status = "stop budget of \(budget.shortDescription) exceeded while \(expired.doing)"
             + (stuck.isEmpty ? "" : ": \(stuck.joined(separator: "; "))")
         logger.critical("\(status)")
-        notifier.send(announce ? .stopping(status: status) : .status(status))
+        notifier.send(expired.announce ? .stopping(status: status) : .status(status))
+    }
+
+    /// The exit status of a stop that ended with `status`: a clean stop that a module
+    /// asked for on a failure is ``DaemonExitCode/serviceUnavailable``.
+    func exitStatus(after status: DaemonExitCode) -> DaemonExitCode {
+        guard status == .success, state.withLock({ $0.lifecycle.stopFailure }) != nil else { return status }
+        return .serviceUnavailable
     }
 
     /// Ends the process with `status`, once systemd has taken every notification queued
@@ -146,5 +153,16 @@ extension HiveDaemon {
         }
         // The stop guard claimed the exit: it reports and ends the process.
         while true { sleep(60) }
+    }
+
+    /// Ends a daemon whose ``run()`` returned in a process that goes on (a
+    /// `DaemonService`, whose application may exit right after): writes what is still
+    /// queued for systemd and stderr, for at most `limit`, and stands the stop guard down,
+    /// which would otherwise end the process when the stop budget runs out.
+    package func finish(within limit: Duration = .seconds(1)) {
+        stopGuard.retire()
+        let deadline = MonotonicClock.nanoseconds() &+ limit.nanosecondsClamped
+        notifier.flush(until: deadline)
+        HiveLogging.flush(until: deadline)
     }
 }

@@ -3,20 +3,20 @@ import HiveKit
 
 extension HiveDaemon {
     /// Starts following logind's sleep, as `configuration` says, before setup: the delay
-    /// lock is taken while the modules start. The watch posts its requests to the inbox
-    /// from a thread of its own.
+    /// lock is taken while the modules start. The watch submits its requests from a thread
+    /// of its own.
     func startSleepWatch(_ configuration: DaemonConfiguration, hive: Hive) {
         guard configuration.sleep.follow else { return }
         let watch = SleepWatch.start(
             who: options.identity.name, budget: configuration.sleep.budget, logger: logger,
-            notice: { [inbox] entering in inbox.post(.sleep(entering: entering)) },
+            notice: { [self] entering in submit(.request(.sleep(entering: entering))) },
             budgetExpired: { [self] budget in sleepBudgetExpired(budget, hive: hive) })
-        current.withLock { $0.sleepWatch = watch }
+        state.withLock { $0.sleepWatch = watch }
     }
 
     /// Starts watching memory pressure, as `configuration` says, once `READY=1` was sent:
     /// no `memoryWarning` reaches modules before `ready`, so the watch's thread need not
-    /// cost start-up time. The watch posts its requests to the inbox from that thread.
+    /// cost start-up time. The watch submits its requests from that thread.
     func startPressureWatch(_ configuration: DaemonConfiguration, hive: Hive) {
         guard configuration.memoryPressure.watch else { return }
         let settings = configuration.memoryPressure
@@ -25,14 +25,14 @@ extension HiveDaemon {
             cgroupPath: MemoryPressureSource.ownCgroupPath(),
             threshold: settings.threshold, window: settings.window)
         let watch = MemoryPressureWatch.start(plan, interval: settings.interval, logger: logger) {
-            [inbox] avg10 in inbox.post(.memoryPressure(someAvg10: avg10))
+            [self] avg10 in submit(.request(.memoryPressure(someAvg10: avg10)))
         }
-        current.withLock { $0.pressureWatch = watch }
+        state.withLock { $0.pressureWatch = watch }
     }
 
     /// Ends both watches (the stop): the delay lock is released, no new request comes.
     func stopSystemWatches() {
-        let (sleep, pressure) = current.withLock { ($0.sleepWatch, $0.pressureWatch) }
+        let (sleep, pressure) = state.withLock { ($0.sleepWatch, $0.pressureWatch) }
         sleep?.stop()
         pressure?.stop()
     }
@@ -48,7 +48,7 @@ extension HiveDaemon {
         }
         logger.info("system preparing to sleep: background")
         await setSuspended(true, by: .sleep, hive: hive)
-        if let held = current.withLock({ $0.sleepWatch })?.releaseLock() {
+        if let held = state.withLock({ $0.sleepWatch })?.releaseLock() {
             logger.info("delay lock released after \(held.shortDescription): the system may sleep")
         }
     }

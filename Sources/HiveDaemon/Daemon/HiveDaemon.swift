@@ -19,6 +19,9 @@ import Synchronization
 /// | mapped signals | `custom(name)` | |
 /// | `SIGTERM`, `SIGINT` | `terminate`, then `teardown` in reverse | `STOPPING=1` first |
 ///
+/// Which of these an input does depends on the daemon's phase: ``DaemonLifecycle`` holds
+/// the phase and decides, for every source, through one door (`submit`, `receive`).
+///
 /// A `main` of your own calls ``main(_:)`` before it starts any thread (it blocks the
 /// signals the daemon reads in the calling thread itself; a program that starts threads
 /// earlier calls ``DaemonSignals/blockInCallingThread()`` first thing in `main`). Such a
@@ -26,63 +29,39 @@ import Synchronization
 /// bootstraps it.
 public final class HiveDaemon: Sendable {
     let options: DaemonOptions
-    let inbox = DaemonInbox()
     let notifier: SystemdNotifier
     /// Ends the process when the stop budget runs out, from a thread of its own.
-    let stopGuard: StopGuard
+    let stopGuard = StopGuard()
     /// Set when reading a configuration for a reload has taken longer than the event
     /// budget, until the read ends: the watchdog treats that work like a stalled hook.
     let readingStalled = Atomic<Bool>(false)
     /// `CLOCK_MONOTONIC` nanoseconds when the daemon was made: the control socket's uptime.
     let startedAt = MonotonicClock.nanoseconds()
-    /// What changes while the daemon runs: the settings a reload replaces, and whether
-    /// start-up is still under way.
-    let current: Mutex<Current>
+    let state: Mutex<State>
 
-    struct Current {
-        var signals: [Int32: HiveEvent] = [:]
-        var stopBudget: Duration = .seconds(30)
-        var logTarget: LogTarget = .auto
-        var services: [ServiceSpec] = []
+    /// What the daemon holds under its lock.
+    struct State {
+        /// The phase and the requests waiting for the event loop.
+        var lifecycle = DaemonLifecycle()
+        /// The event loop, while it waits for work.
+        var loop: CheckedContinuation<DaemonLifecycle.Work, Never>?
+        var settings: DaemonSettings
         /// The hive, once the configuration was read.
         var hive: Hive?
-        /// Until the configuration was read: signals other than stops wait in `early`.
-        var isConfigured = false
-        var early: [Int32] = []
-        /// The configuration file being read, if one is.
-        var readingPath: String?
-        var control = ControlConfiguration()
-        /// Until `setup` and `init` have finished (or failed).
-        var isStarting = true
-        /// A stop signal arrived while starting.
-        var stopRequestedWhileStarting = false
-        /// A start phase failed: the modules already set up are being torn down.
-        var isRollingBack = false
-        /// When the stop budget runs out (`CLOCK_MONOTONIC` nanoseconds); set by the first
-        /// stop signal.
-        var stopDeadline: UInt64?
-        /// `STOPPING=1` was sent already.
-        var sentStopping = false
-        /// A reload is under way (`RELOADING=1` sent, `READY=1` not yet): a stop signal
-        /// then waits for its `READY=1` before sending `STOPPING=1`.
-        var isReloading = false
-        /// The stop sequence (terminate, teardown) has begun.
-        var isStopping = false
-        /// `SIGTSTP` asks for the background (until `SIGCONT`).
-        var suspendedBySignal = false
-        /// The system is going to sleep (`PrepareForSleep(true)` until `false`).
-        var suspendedBySleep = false
-        /// What `sleep:` and `memory_pressure:` say now.
-        var sleep = SleepConfiguration()
-        var memoryPressure = MemoryPressureConfiguration()
+        /// The configuration file being read, if one is: a stop or the watchdog names it.
+        var reading: String?
         /// Following logind's sleep, when it is.
         var sleepWatch: SleepWatch?
         /// Watching memory pressure, when it is.
         var pressureWatch: MemoryPressureWatch?
-        /// What a module that asked for a stop on a failure said; the exit status is then
-        /// ``DaemonExitCode/serviceUnavailable``.
-        var failureStop: String?
         var logger: Logger
+
+        /// The waiting event loop and its next work, if it waits and there is some.
+        mutating func handOver() -> (CheckedContinuation<DaemonLifecycle.Work, Never>, DaemonLifecycle.Work)? {
+            guard let loop, let work = lifecycle.next() else { return nil }
+            self.loop = nil
+            return (loop, work)
+        }
     }
 
     /// A daemon for `options`; nothing runs before ``run()``.
@@ -92,20 +71,11 @@ public final class HiveDaemon: Sendable {
         let stderrLogger = Logger(label: identifier) { _ in
             HiveLogging.makeHandler(target: .stderr, identifier: identifier)
         }
-        let notifier = SystemdNotifier(environment: options.systemd, logger: stderrLogger)
-        self.notifier = notifier
-        var current = Current(logger: stderrLogger)
-        // Until the file is read, a stop signal is timed with the override or the default.
-        if let (_, text) = options.overrides.value("BUDGET_STOP"), let budget = Duration(parsing: text),
-            budget >= BudgetConfiguration.minimum
-        {
-            current.stopBudget = budget
-        }
-        self.current = Mutex(current)
-        self.stopGuard = StopGuard()
+        notifier = SystemdNotifier(environment: options.systemd, logger: stderrLogger)
+        state = Mutex(State(settings: DaemonSettings(overrides: options.overrides), logger: stderrLogger))
     }
 
-    package var logger: Logger { current.withLock { $0.logger } }
+    package var logger: Logger { state.withLock { $0.logger } }
 
     /// Runs the daemon on a task while the calling thread, the main thread, reads signals;
     /// exits the process with the daemon's status (see ``exit(_:)``).
@@ -122,52 +92,19 @@ public final class HiveDaemon: Sendable {
         SignalReader.readForever()
     }
 
-    /// Runs the daemon until it is stopped; returns the exit status. Signals reach it only
-    /// while ``SignalReader`` runs (``main(_:)`` does that).
+    /// Runs the daemon until it is stopped, phase after phase (``DaemonLifecycle``);
+    /// returns the exit status. Signals reach it only while ``SignalReader`` runs
+    /// (``main(_:)`` does that).
     public func run() async -> DaemonExitCode {
         SignalReader.setHandler { [self] signal in receive(signal) }
         Self.fixMallocThresholds()
-        let configuration: DaemonConfiguration
-        do {
-            configuration = try readConfiguration()
-        } catch {
-            writeStandardError("\(options.identity.name): \(StderrLogHandler.escaped("\(error)"))\n")
-            notifier.send(.status("invalid configuration: \(error)"))
-            return .invalidConfiguration
-        }
-        let setup = HiveLogging.setUp(
-            identity: options.identity, target: configuration.log.target, level: configuration.log.level,
-            environment: options.systemd, mayBootstrap: options.mayBootstrapLogging)
-        let logger = setup.logger(label: options.identity.logLabel)
-        if configuration.log.target == .journal && setup.target == .stderr {
-            logger.warning("log.target is journal but journald is not reachable: logging to stderr")
-        } else if configuration.log.target != .auto && setup == .external {
-            logger.notice("log.target \(configuration.log.target.rawValue) is not applied: the process's swift-log handler writes the daemon's lines")
-        }
-        // Before any module is built, so a module's swift-metrics objects get the backend.
-        let metrics = HiveMetrics.shared
-        var hiveConfiguration = configuration.hiveConfiguration(logger: logger)
-        addSockets(to: &hiveConfiguration, logger: logger)
-        let hive = Hive(hiveConfiguration)
-        let (early, stopRequested) = current.withLock { current in
-            current.signals = configuration.signals
-            if current.stopDeadline == nil { current.stopBudget = configuration.budgets.stop }
-            current.logTarget = configuration.log.target
-            current.services = configuration.services
-            current.sleep = configuration.sleep
-            current.memoryPressure = configuration.memoryPressure
-            current.control = configuration.control
-            current.logger = logger
-            current.hive = hive
-            current.isConfigured = true
-            defer { current.early = [] }
-            return (current.early, current.stopRequestedWhileStarting)
-        }
-        if stopRequested {
+        defer { state.withLock { $0.lifecycle.finished() } }
+        guard let (configuration, hive) = configure() else { return .invalidConfiguration }
+        let logger = self.logger
+        guard beginStart(configuration, hive: hive) else {
             logger.info("stopped before any module started")
             return exitStatus(after: .success)
         }
-        early.forEach(receive)
         do {
             try hive.services.register(HiveHost.self) { DaemonHost(daemon: self) }
             try hive.services.register(configuration.services, catalog: options.serviceCatalog)
@@ -189,17 +126,63 @@ public final class HiveDaemon: Sendable {
         defer { control?.stop() }
         switch await start(hive, configuration) {
         case .failed: return .moduleFailed
-        case .stopRequested: return exitStatus(after: await stop(hive))
+        case .stopping: return exitStatus(after: await serve(hive))
         case .ready: break
         }
         let watchdog = startWatchdog(hive)
         defer { watchdog?.cancel() }
         // An application's own metrics backend is fed now, every 10 s, and once more after
         // the stop; hived's own Prometheus registry is fed when it is scraped.
-        let flusher = metrics.startFlushing(hive, control: control?.statistics)
+        let flusher = HiveMetrics.shared.startFlushing(hive, control: control?.statistics)
         let status = exitStatus(after: await serve(hive))
         flusher?.finish()
         return status
+    }
+
+    /// Configuring: reads the configuration, sets up logging and builds the hive. `nil`
+    /// when the configuration cannot start (reported on stderr and in `STATUS=`).
+    private func configure() -> (DaemonConfiguration, Hive)? {
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try readConfiguration()
+        } catch {
+            writeStandardError("\(options.identity.name): \(StderrLogHandler.escaped("\(error)"))\n")
+            notifier.send(.status("invalid configuration: \(error)"))
+            return nil
+        }
+        let setup = HiveLogging.setUp(
+            identity: options.identity, target: configuration.log.target, level: configuration.log.level,
+            environment: options.systemd, mayBootstrap: options.mayBootstrapLogging)
+        let logger = setup.logger(label: options.identity.logLabel)
+        if configuration.log.target == .journal && setup.target == .stderr {
+            logger.warning("log.target is journal but journald is not reachable: logging to stderr")
+        } else if configuration.log.target != .auto && setup == .external {
+            logger.notice("log.target \(configuration.log.target.rawValue) is not applied: the process's swift-log handler writes the daemon's lines")
+        }
+        // Before any module is built, so a module's swift-metrics objects get the backend.
+        _ = HiveMetrics.shared
+        var hiveConfiguration = configuration.hiveConfiguration(logger: logger)
+        addSockets(to: &hiveConfiguration, logger: logger)
+        let hive = Hive(hiveConfiguration)
+        state.withLock { state in
+            state.logger = logger
+            state.hive = hive
+        }
+        return (configuration, hive)
+    }
+
+    /// Configuring → starting: the file's settings apply, and the signals that arrived
+    /// while it was read are mapped now. False when a stop came first.
+    private func beginStart(_ configuration: DaemonConfiguration, hive: Hive) -> Bool {
+        let (ignored, handOver, logger) = state.withLock { state in
+            state.settings.apply(configuration, keepingStopBudget: state.lifecycle.isStopping)
+            let ignored = state.lifecycle.configured(mappingSignalsBy: configuration.signals)
+            return (ignored, state.handOver(), state.logger)
+        }
+        guard let ignored else { return false }
+        for signal in ignored { logger.debug("ignored \(SignalName.name(of: signal)): not mapped to an event") }
+        if let (loop, work) = handOver { loop.resume(returning: work) }
+        return true
     }
 
     /// Fixes glibc's mmap and trim thresholds at 128 KiB. By default freeing a large block
@@ -214,9 +197,10 @@ public final class HiveDaemon: Sendable {
     /// Reads and validates the configuration, recording what is being read so that a
     /// stop, or the watchdog, can name it if the read hangs.
     func readConfiguration() throws(HiveError) -> DaemonConfiguration {
-        let (path, hive) = current.withLock { current in
-            current.readingPath = options.configurationPath ?? "the embedded configuration"
-            return (current.readingPath!, current.hive)
+        let path = options.configurationPath ?? "the embedded configuration"
+        let hive = state.withLock { state in
+            state.reading = path
+            return state.hive
         }
         // For a reload, the same timer as the hooks' budgets marks the read as stalled (and
         // logs it) the moment it has taken longer than the event budget.
@@ -230,40 +214,30 @@ public final class HiveDaemon: Sendable {
         defer {
             if let timer { DeadlineTimer.shared.cancel(timer) }
             readingStalled.store(false, ordering: .relaxed)
-            current.withLock { $0.readingPath = nil }
+            state.withLock { $0.reading = nil }
         }
         return try options.loadConfiguration()
     }
 
-    private enum StartOutcome { case ready, stopRequested, failed }
-
-    /// Runs setup and init (while logind is asked for the sleep delay lock, which is
-    /// awaited before `READY=1` for at most ``SleepWatch/settleTimeout``), then tells
+    /// Starting: runs setup and init (while logind is asked for the sleep delay lock, which
+    /// is awaited before `READY=1` for at most ``SleepWatch/settleTimeout``), then tells
     /// systemd and the modules the hive is ready, unless a stop arrived meanwhile: then the
-    /// daemon stops without ever reporting ready.
+    /// daemon stops (``serve(_:)`` starts with it) without ever reporting ready.
     private func start(_ hive: Hive, _ configuration: DaemonConfiguration) async -> StartOutcome {
         let count = hive.moduleNames.count
-        if !current.withLock({ $0.sentStopping }) {
+        if !state.withLock({ $0.lifecycle.isStopping }) {
             notifier.send(.status("starting \(count) module\(count == 1 ? "" : "s")"))
         }
-        var failure: HiveError?
         do {
-            try await hive.start(rollingBack: { _ in armRollbackDeadline() })
-            await current.withLock({ $0.sleepWatch })?.waitUntilSettled(within: SleepWatch.settleTimeout)
+            try await hive.start(rollingBack: { _ in beginRollback() })
+            await state.withLock({ $0.sleepWatch })?.waitUntilSettled(within: SleepWatch.settleTimeout)
         } catch {
-            failure = error
-        }
-        let stopRequested = current.withLock { current in
-            current.isStarting = false
-            return current.stopRequestedWhileStarting
-        }
-        if let error = failure {
             logger.critical("start failed: \(error.logMessage)", metadata: error.logMetadata)
             let status = "failed: \(error)"
             notifier.send(error.errnoValue.map { .errno($0, status: status) } ?? .status(status))
             return .failed
         }
-        if stopRequested { return .stopRequested }
+        guard state.withLock({ $0.lifecycle.startEnded() }) else { return .stopping }
         notifier.send(.ready(status: runningStatus(hive)))
         logger.info("\(Self.startedLine(hive, since: startedAt))")
         // What can wait until systemd knows the daemon is ready: threads cost start-up time.
@@ -273,36 +247,42 @@ public final class HiveDaemon: Sendable {
         return .ready
     }
 
-    /// Handles requests one at a time until a stop; returns the exit status.
+    private enum StartOutcome { case ready, stopping, failed }
+
+    /// Running: handles the event loop's work one at a time until the stop; returns the
+    /// exit status.
     private func serve(_ hive: Hive) async -> DaemonExitCode {
         var overflowed = 0
         while true {
-            let request = await inbox.next()
-            let dropped = inbox.overflowCount
+            let work = await nextWork()
+            let dropped = state.withLock { $0.lifecycle.queue.overflowCount }
             if dropped != overflowed {
-                logger.warning("\(dropped - overflowed) requests dropped: \(DaemonInbox.capacity) were already waiting")
+                logger.warning("\(dropped - overflowed) requests dropped: \(RequestQueue.capacity) were already waiting")
                 overflowed = dropped
             }
-            switch request {
-            case .reload(let callers):
-                await reload(hive, answering: callers)
-            case .suspend:
-                await setSuspended(true, by: .signal, hive: hive)
-            case .resume:
-                await setSuspended(false, by: .signal, hive: hive)
-            case .sleep(let entering):
-                await followSleep(entering: entering, hive: hive)
-            case .memoryPressure(let someAvg10):
-                await warnOfMemoryPressure(someAvg10: someAvg10, hive: hive)
-            case .event(let event, let signal):
-                logger.debug("\(SignalName.name(of: signal)) fires \(event)")
-                await deliver(event, to: hive)
-            case .stop(let signal):
-                if signal != 0 { logger.info("\(SignalName.name(of: signal)) received, stopping") }
-                return await stop(hive)
-            case .control(let request):
+            switch work {
+            case .request(let request):
                 await handle(request, hive: hive)
+            case .stop(let stop):
+                // A stop that waited for start-up was announced when it came.
+                if stop.stage == .afterEvent, let signal = stop.signal {
+                    logger.info("\(SignalName.name(of: signal)) received, stopping")
+                }
+                return await self.stop(hive)
             }
+        }
+    }
+
+    /// Waits for the event loop's next work (``DaemonLifecycle/next()``).
+    func nextWork() async -> DaemonLifecycle.Work {
+        if let work = state.withLock({ $0.lifecycle.next() }) { return work }
+        return await withCheckedContinuation { continuation in
+            let work = state.withLock { state -> DaemonLifecycle.Work? in
+                if let work = state.lifecycle.next() { return work }
+                state.loop = continuation
+                return nil
+            }
+            if let work { continuation.resume(returning: work) }
         }
     }
 

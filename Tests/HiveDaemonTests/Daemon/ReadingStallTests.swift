@@ -37,7 +37,7 @@ import Testing
             catalog: catalog, environment: [:], systemd: SystemdEnvironment()))
         holder.daemon.withLock { $0 = daemon }
         // As during a reload: the running hive's event budget bounds the read.
-        daemon.current.withLock { $0.hive = Hive(HiveConfiguration(defaultBudget: .milliseconds(20))) }
+        daemon.state.withLock { $0.hive = Hive(HiveConfiguration(defaultBudget: .milliseconds(20))) }
         let before = daemon.readingStalled.load(ordering: .relaxed)
         #expect(!before, "not reading")
         // The read blocks its thread, as a read of a hung mount would: not a pool thread.
