@@ -277,6 +277,7 @@ struct DaemonLifecycle {
         var announce = false
         switch phase {
         case .rollingBack: doing = "rolling back a failed start"
+        case .stopped: doing = "stopping"
         case .stopping(var stop):
             switch stop.stage {
             case .afterConfiguration, .afterStartUp: doing = "starting"

@@ -17,12 +17,17 @@ enum JournalWriter {
         let event: LogEvent
         let metadata: Logger.Metadata
         let identifier: String
+
+        /// What the entry weighs in the queue: its fields' bytes.
+        var bytes: Int { assignments.reduce(0) { $0 + $1.utf8.count } }
     }
 
-    static let shared = OutputWriter<Entry>(
-        name: "hive-journal", maximumItems: 4096, maximumBytes: 4 << 20,
-        deliver: { send($0) },
-        dropNotice: { count, first in dropNotice(count, identifier: first.identifier) })
+    static let shared = OutputWriter(
+        name: "hive-journal",
+        queue: DroppingQueue<Entry>(
+            maximumItems: 4096, maximumBytes: 4 << 20, size: \.bytes,
+            notice: { count, first in dropNotice(count, identifier: first.identifier) }),
+        deliver: { send($0) })
 
     /// The warning entry written where `count` entries are missing.
     static func dropNotice(_ count: Int, identifier: String) -> Entry {
@@ -35,7 +40,7 @@ enum JournalWriter {
 
     /// Queues `entry`; never blocks.
     static func write(_ entry: Entry) {
-        shared.enqueue(entry, bytes: entry.assignments.reduce(0) { $0 + $1.utf8.count })
+        shared.enqueue(entry)
     }
 
     /// Sends now, on the writer thread: blocks while journald does not read.

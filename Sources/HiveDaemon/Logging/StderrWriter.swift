@@ -17,10 +17,11 @@ enum StderrWriter {
     /// The longest line written; longer ones are cut, saying how much is missing.
     static let maximumLineBytes = 64 * 1024
 
-    static let shared = OutputWriter<String>(
-        name: "hive-stderr", maximumItems: 4096, maximumBytes: 1 << 20,
-        deliver: { writeNow($0) },
-        dropNotice: { count, _ in dropNotice(count) })
+    static let shared = OutputWriter(
+        name: "hive-stderr",
+        queue: DroppingQueue<String>(
+            maximumItems: 4096, maximumBytes: 1 << 20, size: { $0.utf8.count }, notice: { count, _ in dropNotice(count) }),
+        deliver: { writeNow($0) })
 
     /// The line written where `count` lines are missing, a warning like any other line.
     static func dropNotice(_ count: Int) -> String {
@@ -32,7 +33,7 @@ enum StderrWriter {
     /// Queues `text` (one or more whole lines); never blocks.
     static func write(_ text: String) {
         let text = capped(text)
-        shared.enqueue(text, bytes: text.utf8.count)
+        shared.enqueue(text)
     }
 
     /// Waits until the queued lines are written or `deadline` passes (`CLOCK_MONOTONIC`

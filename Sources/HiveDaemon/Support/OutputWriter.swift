@@ -1,74 +1,60 @@
 import HiveKit
 
-/// A bounded queue drained by a thread of its own: how hived writes to something another
-/// process drains (a stderr pipe, the journal socket) without ever waiting for it.
-///
-/// ``enqueue(_:bytes:)`` never blocks: it queues the item, or, when the queue already holds
-/// `maximumItems` items or `maximumBytes` bytes, counts it as dropped (the batch the writer
-/// is delivering no longer counts, so at most twice the bounds are held). The writer thread
-/// hands items to `deliver` (which may block) in order; where items were dropped it
-/// delivers `dropNotice(count, first dropped item)` at that very place, once the sink took everything before:
-/// the reader learns how many lines are missing, and where.
-///
-/// `@unchecked Sendable`: `state` is only touched under `condition`'s mutex; `deliver` and
-/// `dropNotice` are `@Sendable`.
-final class OutputWriter<Item: Sendable>: @unchecked Sendable {
-    private enum Entry {
-        case item(Item, bytes: Int)
-        /// How many items were dropped here, and the first of them.
-        case dropped(Int, first: Item)
-    }
+/// What an ``OutputWriter`` keeps waiting: the order its items go out in, its bound, and
+/// what it does with an item past the bound (``DroppingQueue`` drops and counts it;
+/// ``NotifyQueue`` coalesces what only the latest of counts).
+protocol OutputQueue: SendableMetatype {
+    associatedtype Item: Sendable
+    /// Adds `item`; false when it was dropped rather than queued.
+    mutating func add(_ item: Item) -> Bool
+    /// Takes the next item to deliver.
+    mutating func next() -> Item?
+    /// Items waiting.
+    var count: Int { get }
+    /// The item ``next()`` would take.
+    var first: Item? { get }
+    /// Items dropped so far.
+    var droppedCount: Int { get }
+}
 
-    private struct State {
-        var queue: [Entry] = []
-        var queuedBytes = 0
-        var queuedItems = 0
-        /// `CLOCK_MONOTONIC` nanoseconds since the writer has been delivering; 0 when idle.
-        var busySince: UInt64 = 0
-        var started = false
-        var totalDropped = 0
-    }
-
+/// A bounded queue drained by a thread of its own: how the daemon writes to something
+/// another process drains (a stderr pipe, the journal socket, `NOTIFY_SOCKET`) without
+/// ever waiting for it. Nothing on the signal, event or stop path waits on another process.
+///
+/// ``enqueue(_:)`` never blocks: it hands the item to the queue, which keeps it within its
+/// bound (see ``OutputQueue``). The writer thread, started with the first item, takes the
+/// items one at a time, in order, and hands each to `deliver`, which may block for as long
+/// as the reader does not read; meanwhile the queue alone holds what comes next.
+/// ``flush(until:)`` waits, with a deadline, for everything queued to be delivered.
+///
+/// `@unchecked Sendable`: `queue`, `delivering`, `busySince` and `isStarted` are only
+/// touched under `condition`'s mutex; `deliver` is `@Sendable`.
+final class OutputWriter<Queue: OutputQueue>: @unchecked Sendable {
     private let name: String
-    private let maximumItems: Int
-    private let maximumBytes: Int
-    private let deliver: @Sendable (Item) -> Void
-    private let dropNotice: @Sendable (Int, Item) -> Item
+    private let deliver: @Sendable (Queue.Item) -> Void
     private let condition = ThreadCondition()
-    private var state = State()
+    private var queue: Queue
+    /// The item being delivered, and since when (`CLOCK_MONOTONIC` nanoseconds).
+    private var delivering: Queue.Item?
+    private var busySince: UInt64 = 0
+    private var isStarted = false
 
-    /// A writer whose thread (started at the first item) is called `name`.
-    init(
-        name: String, maximumItems: Int, maximumBytes: Int,
-        deliver: @escaping @Sendable (Item) -> Void,
-        dropNotice: @escaping @Sendable (Int, Item) -> Item
-    ) {
+    /// A writer of `queue`'s items whose thread (started at the first item) is called
+    /// `name` and hands each to `deliver`.
+    init(name: String, queue: Queue, deliver: @escaping @Sendable (Queue.Item) -> Void) {
         self.name = name
-        self.maximumItems = maximumItems
-        self.maximumBytes = maximumBytes
+        self.queue = queue
         self.deliver = deliver
-        self.dropNotice = dropNotice
     }
 
-    /// Queues `item` (of `bytes` bytes) for the writer thread; never blocks. Returns false
-    /// when the queue is full and the item was counted as dropped.
+    /// Queues `item` for the writer thread; never blocks. Returns false when the queue
+    /// dropped it.
     @discardableResult
-    func enqueue(_ item: Item, bytes: Int) -> Bool {
+    func enqueue(_ item: Queue.Item) -> Bool {
         let (queued, start) = condition.withLock { () -> (Bool, Bool) in
-            guard state.queuedItems < maximumItems, state.queuedBytes + bytes <= maximumBytes else {
-                state.totalDropped += 1
-                if case .dropped(let count, let first)? = state.queue.last {
-                    state.queue[state.queue.count - 1] = .dropped(count + 1, first: first)
-                } else {
-                    state.queue.append(.dropped(1, first: item))
-                }
-                return (false, false)
-            }
-            state.queue.append(.item(item, bytes: bytes))
-            state.queuedItems += 1
-            state.queuedBytes += bytes
-            defer { state.started = true }
-            return (true, !state.started)
+            let queued = queue.add(item)
+            defer { isStarted = true }
+            return (queued, !isStarted)
         }
         if start {
             DaemonThread.start(name: name) { [self] in drain() }
@@ -83,7 +69,7 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
     @discardableResult
     func flush(until deadline: UInt64) -> Bool {
         condition.withLock {
-            while !state.queue.isEmpty || state.busySince != 0 {
+            while queue.count > 0 || delivering != nil {
                 guard MonotonicClock.nanoseconds() < deadline else { return false }
                 condition.wait(until: deadline)
             }
@@ -91,39 +77,37 @@ final class OutputWriter<Item: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Items dropped so far because the queue was full.
-    var droppedCount: Int { condition.withLock { state.totalDropped } }
+    /// Items dropped so far.
+    var droppedCount: Int { condition.withLock { queue.droppedCount } }
 
-    /// What the writer is doing, if it has been delivering one batch since before `since`
-    /// (`CLOCK_MONOTONIC` nanoseconds) or still holds items: `nil` when idle and empty.
-    func backlog() -> (items: Int, busySince: UInt64)? {
+    /// What is held up, if anything: how many items wait (the one being delivered
+    /// included), the first of them, and since when it is being delivered (or, if none
+    /// is, now).
+    func backlog() -> (waiting: Int, first: Queue.Item, since: UInt64)? {
         condition.withLock {
-            guard state.busySince != 0 || !state.queue.isEmpty else { return nil }
-            return (state.queuedItems, state.busySince)
+            guard let first = delivering ?? queue.first else { return nil }
+            let since = busySince != 0 ? busySince : MonotonicClock.nanoseconds()
+            return (queue.count + (delivering == nil ? 0 : 1), first, since)
         }
     }
 
-    /// The writer thread: takes everything queued, delivers it in order, repeats.
+    /// The writer thread: takes the next item, delivers it, repeats.
     private func drain() {
         while true {
-            let batch = condition.withLock { () -> [Entry] in
-                state.busySince = 0
+            let item = condition.withLock { () -> Queue.Item in
+                delivering = nil
+                busySince = 0
                 condition.broadcast()
-                while state.queue.isEmpty { condition.wait(until: nil) }
-                state.busySince = MonotonicClock.nanoseconds()
-                defer {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.queuedItems = 0
-                    state.queuedBytes = 0
-                }
-                return state.queue
-            }
-            for entry in batch {
-                switch entry {
-                case .item(let item, _): deliver(item)
-                case .dropped(let count, let first): deliver(dropNotice(count, first))
+                while true {
+                    if let item = queue.next() {
+                        delivering = item
+                        busySince = MonotonicClock.nanoseconds()
+                        return item
+                    }
+                    condition.wait(until: nil)
                 }
             }
+            deliver(item)
         }
     }
 }

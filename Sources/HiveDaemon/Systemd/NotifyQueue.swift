@@ -1,4 +1,5 @@
-/// The notifications waiting for the notifier's writer thread, in order, bounded.
+/// The notifications waiting for the notifier's writer thread (its ``OutputQueue``), in
+/// order, bounded.
 ///
 /// State messages (`READY=1`, `RELOADING=1`, `STOPPING=1`, `ERRNO=`…) are never reordered
 /// and never dropped one by one. What only the latest of counts is coalesced: a
@@ -7,7 +8,7 @@
 /// messages wait (a reload storm against a receiver that stopped reading), the oldest
 /// `RELOADING=1` … `READY=1` pair is taken out: systemd never saw its start, and the
 /// state it ends in is the same.
-struct NotifyQueue {
+struct NotifyQueue: OutputQueue {
     /// The most state messages kept waiting before reload pairs are collapsed.
     static let stateLimit = 64
 
@@ -15,13 +16,14 @@ struct NotifyQueue {
     /// Messages taken out by coalescing or collapsing, so far.
     private(set) var coalesced = 0
 
-    /// Adds `message` at the end, coalescing as described above.
-    mutating func add(_ message: NotifyMessage) {
+    /// Adds `message` at the end, coalescing as described above; never drops it.
+    @discardableResult
+    mutating func add(_ message: NotifyMessage) -> Bool {
         switch message.kind {
         case .watchdog:
             if pending.contains(where: { $0.kind == .watchdog }) {
                 coalesced += 1
-                return
+                return true
             }
         case .status, .extendTimeout:
             let before = pending.count
@@ -32,6 +34,7 @@ struct NotifyQueue {
         }
         pending.append(message)
         if message.kind == .state { collapseReloads() }
+        return true
     }
 
     /// Takes the oldest message.
@@ -40,6 +43,13 @@ struct NotifyQueue {
     }
 
     var isEmpty: Bool { pending.isEmpty }
+
+    var count: Int { pending.count }
+
+    var first: NotifyMessage? { pending.first }
+
+    /// None: notifications are coalesced (``coalesced``), never dropped.
+    var droppedCount: Int { 0 }
 
     private mutating func collapseReloads() {
         while pending.count(where: { $0.kind == .state }) > Self.stateLimit {

@@ -28,16 +28,7 @@ public final class SystemdNotifier: Sendable {
     /// Whether systemd asked for notifications when this notifier was made
     /// (`NOTIFY_SOCKET` set and not empty). When false, ``send(_:)`` does nothing.
     public let isEnabled: Bool
-    let logger: Logger
-    let outbox = Outbox()
-    let failures = Mutex(FailureLog())
-    let failureLogInterval: UInt64
-
-    /// Rate-limits the warnings about failed notifications.
-    struct FailureLog {
-        var lastLogged: UInt64 = 0
-        var suppressed = 0
-    }
+    let writer: OutputWriter<NotifyQueue>
 
     /// Makes a notifier for the `NOTIFY_SOCKET` in `environment`.
     ///
@@ -55,8 +46,14 @@ public final class SystemdNotifier: Sendable {
     /// A notifier that logs a failure at most once per `failureLogInterval`.
     init(environment: SystemdEnvironment, logger: Logger, failureLogInterval: Duration) {
         self.isEnabled = environment.notificationsEnabled
-        self.logger = logger
-        self.failureLogInterval = failureLogInterval.nanosecondsClamped
+        let failures = FailureLog(logger: logger, interval: failureLogInterval.nanosecondsClamped)
+        writer = OutputWriter(name: "hive-notify", queue: NotifyQueue()) { message in
+            do throws(SystemdError) {
+                try Self.deliver(message)
+            } catch {
+                failures.log(error, message)
+            }
+        }
     }
 
     /// Queues `message` for systemd; never blocks.
@@ -65,7 +62,7 @@ public final class SystemdNotifier: Sendable {
     @discardableResult
     public func send(_ message: NotifyMessage) -> Bool {
         guard isEnabled else { return false }
-        if outbox.add(message) { DaemonThread.start(name: "hive-notify") { [self] in drain() } }
+        writer.enqueue(message)
         return true
     }
 
@@ -73,7 +70,7 @@ public final class SystemdNotifier: Sendable {
     /// until `deadline` (`CLOCK_MONOTONIC` nanoseconds). Returns whether the queue drained.
     @discardableResult
     public func flush(until deadline: UInt64) -> Bool {
-        outbox.flush(until: deadline)
+        writer.flush(until: deadline)
     }
 
     /// Sends `message` now, on the calling thread, and reports a failure as an error.
@@ -91,35 +88,42 @@ public final class SystemdNotifier: Sendable {
     /// What is held up writing to `NOTIFY_SOCKET`, if anything: `writing to NOTIFY_SOCKET
     /// (2 notifications waiting, the first for 3.1s: STOPPING=1)`.
     public var backlog: String? {
-        guard let (waiting, first, since) = outbox.backlog() else { return nil }
+        guard let (waiting, first, since) = writer.backlog() else { return nil }
         let elapsed = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- since))
         let head = first.text.prefix { $0 != "\n" }
         return "writing to NOTIFY_SOCKET (\(waiting) notification\(waiting == 1 ? "" : "s") waiting, "
             + "the first for \(elapsed.shortDescription): \(head))"
     }
 
-    /// The writer thread: sends queued messages one by one, in order.
-    private func drain() {
-        while true {
-            let message = outbox.take()
-            do {
-                try Self.deliver(message)
-            } catch {
-                logFailure(error, message)
-            }
-        }
+}
+
+/// Logs failed notifications as warnings, at most once per interval, with the number of
+/// failures in between.
+private final class FailureLog: Sendable {
+    private struct Counts {
+        var lastLogged: UInt64 = 0
+        var suppressed = 0
     }
 
-    private func logFailure(_ error: SystemdError, _ message: NotifyMessage) {
+    private let logger: Logger
+    private let interval: UInt64
+    private let counts = Mutex(Counts())
+
+    init(logger: Logger, interval: UInt64) {
+        self.logger = logger
+        self.interval = interval
+    }
+
+    func log(_ error: SystemdError, _ message: NotifyMessage) {
         let now = MonotonicClock.nanoseconds()
-        let suppressed = failures.withLock { log -> Int? in
-            guard log.lastLogged == 0 || now &- log.lastLogged >= failureLogInterval else {
-                log.suppressed += 1
+        let suppressed = counts.withLock { counts -> Int? in
+            guard counts.lastLogged == 0 || now &- counts.lastLogged >= interval else {
+                counts.suppressed += 1
                 return nil
             }
-            log.lastLogged = now
-            defer { log.suppressed = 0 }
-            return log.suppressed
+            counts.lastLogged = now
+            defer { counts.suppressed = 0 }
+            return counts.suppressed
         }
         guard let suppressed else { return }
         let head = String(message.text.prefix { $0 != "\n" })
