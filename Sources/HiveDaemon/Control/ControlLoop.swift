@@ -5,7 +5,7 @@ import FoundationEssentials
 import HiveKit
 import Logging
 
-/// The control socket's thread: `poll(2)` over the listening socket, the wake pipe and
+/// The control socket's thread: `poll(2)` over the listening socket, the wakeup and
 /// every client. Owns the connections; nothing here blocks (every descriptor is
 /// non-blocking) and nothing else touches them.
 final class ControlLoop {
@@ -34,7 +34,7 @@ final class ControlLoop {
         while !server.isStopped {
             let polled = connections
             descriptors.removeAll(keepingCapacity: true)
-            descriptors.append(pollfd(fd: server.wake.readEnd, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: server.wake.fileDescriptor, events: Int16(POLLIN), revents: 0))
             descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 descriptors.append(pollfd(fd: connection.descriptor, events: events(of: connection), revents: 0))

@@ -33,7 +33,7 @@ final class ControlServer: Sendable {
     let access: ControlAccess
     let service: DaemonControl
     let logger: Logger
-    let wake: ControlWake
+    let wake: Wakeup
     let statistics = ControlStatistics()
     private let listener: Int32
     private let outbox = Mutex<[(connection: UInt64, bytes: [UInt8])]>([])
@@ -44,9 +44,9 @@ final class ControlServer: Sendable {
 
     /// Serves `listener` (from ``ControlSocketFile/listen(at:groupID:)``) on a new thread.
     ///
-    /// - Throws: ``ControlSocketError`` when no pipe or thread can be made.
+    /// - Throws: ``ControlSocketError`` when no wakeup or thread can be made.
     init(path: String, listener: Int32, access: ControlAccess, service: DaemonControl, logger: Logger) throws(ControlSocketError) {
-        guard let wake = ControlWake() else { throw ControlSocketError(path, "pipe", errno: errno) }
+        guard let wake = Wakeup() else { throw ControlSocketError(path, "eventfd", errno: errno) }
         self.path = path
         self.listener = listener
         self.access = access
@@ -54,24 +54,17 @@ final class ControlServer: Sendable {
         self.logger = logger
         self.wake = wake
         service.subscription.setWake(wake)
-        let loop = Unmanaged.passRetained(ControlLoop(server: self, listener: listener)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            Unmanaged<ControlLoop>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, loop)
-        guard created == 0 else {
-            Unmanaged<ControlLoop>.fromOpaque(loop).release()
-            throw ControlSocketError(path, "pthread_create", errno: created)
+        let loop = ControlLoop(server: self, listener: listener)
+        guard DaemonThread.start(name: "hive-control", { loop.run() }) else {
+            throw ControlSocketError(path, "pthread_create", errno: errno)
         }
-        pthread_detach(thread)
     }
 
     /// Answers a call that went through the daemon's queue; safe from any thread, never
     /// blocks. A reply to a connection that has gone is dropped.
     func reply(_ bytes: [UInt8], to connection: UInt64) {
         outbox.withLock { $0.append((connection, bytes)) }
-        wake.wake()
+        wake.signal()
     }
 
     /// Replies queued by ``reply(_:to:)`` since the last call (the socket thread's side).
@@ -87,7 +80,7 @@ final class ControlServer: Sendable {
     /// for it at most `limit`, then removes the socket file.
     func stop(waitingAtMost limit: Duration = .milliseconds(100)) {
         stopped.store(true, ordering: .releasing)
-        wake.wake()
+        wake.signal()
         let deadline = MonotonicClock.nanoseconds() &+ limit.nanosecondsClamped
         ended.withLock {
             while !hasEnded.load(ordering: .acquiring), MonotonicClock.nanoseconds() < deadline {

@@ -18,7 +18,7 @@ final class ControlSubscription: HiveObserver {
         var ring: [DaemonAPI.Notice?] = []
         /// The sequence number of the next notice.
         var next: UInt64 = 0
-        var wake: ControlWake?
+        var wake: Wakeup?
     }
 
     private let hive: Hive
@@ -28,7 +28,7 @@ final class ControlSubscription: HiveObserver {
         self.hive = hive
     }
 
-    func setWake(_ wake: ControlWake) {
+    func setWake(_ wake: Wakeup) {
         state.withLock { $0.wake = wake }
     }
 
@@ -80,13 +80,13 @@ final class ControlSubscription: HiveObserver {
     }
 
     private func push(_ notice: DaemonAPI.Notice) {
-        let wake = state.withLock { state -> ControlWake? in
+        let wake = state.withLock { state -> Wakeup? in
             guard !state.ring.isEmpty else { return nil }
             state.ring[Int(state.next % UInt64(Self.capacity))] = notice
             state.next += 1
             return state.wake
         }
-        wake?.wake()
+        wake?.signal()
     }
 
     private static func customName(_ event: HiveEvent) -> String? {

@@ -82,17 +82,13 @@ extension HiveDaemon {
         let begin = MonotonicClock.nanoseconds()
         stopSystemWatches()
         let deadline = stopGuard.armedDeadline ?? begin
-        let extender = Task { [notifier] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                let now = MonotonicClock.nanoseconds()
-                guard !Task.isCancelled, now < deadline else { return }
-                if hive.stalledHandlers().isEmpty {
-                    notifier.send(.extendTimeout(by: .nanoseconds(Int64(clamping: deadline - now)) + .seconds(5)))
-                }
+        let extender = DeadlineTimer.shared.run(every: .seconds(1)) { [notifier] in
+            let now = MonotonicClock.nanoseconds()
+            if now < deadline, hive.stalledHandlers().isEmpty {
+                notifier.send(.extendTimeout(by: .nanoseconds(Int64(clamping: deadline - now)) + .seconds(5)))
             }
         }
-        defer { extender.cancel() }
+        defer { DeadlineTimer.shared.cancel(extender) }
         _ = await hive.stop()
         let took = Self.milliseconds(.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin)))
         logger.info("stopped in \(took)")

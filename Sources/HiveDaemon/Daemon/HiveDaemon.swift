@@ -130,7 +130,7 @@ public final class HiveDaemon: Sendable {
         case .ready: break
         }
         let watchdog = startWatchdog(hive)
-        defer { watchdog?.cancel() }
+        defer { if let watchdog { DeadlineTimer.shared.cancel(watchdog) } }
         // An application's own metrics backend is fed now, every 10 s, and once more after
         // the stop; hived's own Prometheus registry is fed when it is scraped.
         let flusher = HiveMetrics.shared.startFlushing(hive, control: control?.statistics)

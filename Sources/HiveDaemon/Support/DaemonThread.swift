@@ -2,8 +2,10 @@
 import Glibc
 #endif
 
-/// Starts the daemon's own threads: plain detached pthreads, outside Swift's cooperative
-/// pool, so a module that blocks every pool thread cannot stop them.
+/// Starts the daemon's own threads — the signal reader aside (the main thread), every one:
+/// the control socket's, the stop guard, the output writers, the sleep and memory pressure
+/// watches. Plain detached pthreads, outside Swift's cooperative pool, so a module that
+/// blocks every pool thread cannot stop them.
 enum DaemonThread {
     private final class Body {
         let run: () -> Void
@@ -12,11 +14,12 @@ enum DaemonThread {
 
     /// Starts a detached thread named `name` (at most 15 bytes, as `ps -L` shows it; the
     /// daemon's threads are `hive-…`, whatever the daemon's own name) that
-    /// runs `body`. The thread inherits the caller's signal mask: hived's handled signals
-    /// stay blocked there. Returns false if the thread could not be created. Wraps
+    /// runs `body`, which it owns from then on (`sending`: what it captures is the new
+    /// thread's alone). The thread inherits the caller's signal mask: hived's handled
+    /// signals stay blocked there. Returns false if the thread could not be created. Wraps
     /// `pthread_create`.
     @discardableResult
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    static func start(name: String, _ body: sending @escaping () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Body {
             setName(name)
             body()

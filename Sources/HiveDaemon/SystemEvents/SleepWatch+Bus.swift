@@ -10,7 +10,7 @@ extension SleepWatch {
 
     /// The watch's thread: connect, subscribe, ask for the lock, then serve the bus until
     /// it is lost or ``stop()``.
-    func run(notice: @escaping Notice, budgetExpired: @escaping BudgetExpired) {
+    func run(notice: @escaping Notice) {
         defer { finish() }
         let bus: SystemBus
         do {
@@ -79,12 +79,12 @@ extension SleepWatch {
             logger.info("system sleep not followed: \(error)")
             return
         }
-        serve(bus, givenUp: { givenUp }, budgetExpired: budgetExpired)
+        serve(bus, givenUp: { givenUp })
     }
 
     /// Polls the bus and the wakeup until the watch gives up, the bus is lost or
-    /// ``stop()``; releases the lock when the sleep budget runs out.
-    private func serve(_ bus: SystemBus, givenUp: () -> Bool, budgetExpired: BudgetExpired) {
+    /// ``stop()``.
+    private func serve(_ bus: SystemBus, givenUp: () -> Bool) {
         while !isStopped {
             do {
                 try bus.process()
@@ -92,12 +92,10 @@ extension SleepWatch {
                 logger.info("system sleep no longer followed: lost the system bus (\(error))")
                 return
             }
-            if let budget = expireBudget() { budgetExpired(budget) }
             if givenUp() { return }
             var fds = [pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0)]
             if let wakeup = wakeupDescriptor { fds.append(pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)) }
-            let deadline = [bus.timeout, budgetDeadline].compactMap { $0 }.min()
-            let result = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: deadline))
+            let result = poll(&fds, nfds_t(fds.count), Self.milliseconds(until: bus.timeout))
             if result < 0 && errno != EINTR {
                 logger.warning("system sleep no longer followed: poll failed (errno \(errno))")
                 return

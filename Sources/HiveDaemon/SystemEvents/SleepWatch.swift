@@ -12,8 +12,8 @@ import Glibc
 /// and listens for `PrepareForSleep` from logind's current unique name only (a signal
 /// addressed to hived by anyone else is ignored). `PrepareForSleep(true)` is handed to the
 /// daemon, which delivers `background` and then calls ``releaseLock()``; if that takes
-/// longer than the sleep budget, the watch releases the lock itself and says so through
-/// `budgetExpired`. `PrepareForSleep(false)` is handed on too, and a new lock is taken.
+/// longer than the sleep budget (timed by the process's ``DeadlineTimer``), the watch
+/// releases the lock itself and says so through `budgetExpired`. `PrepareForSleep(false)` is handed on too, and a new lock is taken.
 ///
 /// No system bus, no logind, or a refused `Inhibit`: one info line, and the watch ends
 /// (the daemon runs on without sleep handling). Nothing here blocks the caller: the bus
@@ -23,8 +23,8 @@ final class SleepWatch: Sendable {
     /// What the watch tells the daemon: logind's `PrepareForSleep(entering)`. Called on
     /// the watch's thread; it must not block.
     typealias Notice = @Sendable (_ entering: Bool) -> Void
-    /// Called on the watch's thread when the sleep budget ran out and the watch released
-    /// the lock itself: the daemon names the late modules.
+    /// Called on the timer's queue when the sleep budget ran out and the watch released the
+    /// lock itself: the daemon names the late modules. It must not block.
     typealias BudgetExpired = @Sendable (_ budget: Duration) -> Void
 
     private struct State {
@@ -34,6 +34,8 @@ final class SleepWatch: Sendable {
         /// system is not preparing to sleep.
         var sleepingSince: UInt64 = 0
         var budget: Duration
+        /// The timer of the sleep budget under way, if one is.
+        var budgetTimer: UInt64?
         /// The first `Inhibit` was answered (or the watch gave up): start-up may go on.
         var settled = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -42,6 +44,7 @@ final class SleepWatch: Sendable {
 
     private let state: Mutex<State>
     private let wakeup: Wakeup?
+    private let budgetExpired: BudgetExpired
     let logger: Logger
     /// The inhibitor's `who` (the daemon's name).
     let who: String
@@ -55,9 +58,10 @@ final class SleepWatch: Sendable {
     static let login1Path = "/org/freedesktop/login1"
     static let manager = "org.freedesktop.login1.Manager"
 
-    private init(who: String, budget: Duration, logger: Logger) {
+    private init(who: String, budget: Duration, logger: Logger, budgetExpired: @escaping BudgetExpired) {
         self.who = who
         self.logger = logger
+        self.budgetExpired = budgetExpired
         self.wakeup = Wakeup()
         self.state = Mutex(State(budget: budget))
     }
@@ -68,8 +72,8 @@ final class SleepWatch: Sendable {
         who: String, budget: Duration, logger: Logger, notice: @escaping Notice,
         budgetExpired: @escaping BudgetExpired
     ) -> SleepWatch {
-        let watch = SleepWatch(who: who, budget: budget, logger: logger)
-        if !DaemonThread.start(name: "hive-sleep", { watch.run(notice: notice, budgetExpired: budgetExpired) }) {
+        let watch = SleepWatch(who: who, budget: budget, logger: logger, budgetExpired: budgetExpired)
+        if !DaemonThread.start(name: "hive-sleep", { watch.run(notice: notice) }) {
             logger.info("system sleep not followed: no thread for the system bus")
             watch.finish()
         }
@@ -107,10 +111,13 @@ final class SleepWatch: Sendable {
     /// Whether a delay lock is held now.
     var isHoldingLock: Bool { state.withLock { $0.lock >= 0 } }
 
-    /// Sets how long `background` may hold the sleep up (a reload).
+    /// Sets how long `background` may hold the sleep up (a reload); a sleep under way gets
+    /// the new budget, counted from its start.
     func setBudget(_ budget: Duration) {
-        state.withLock { $0.budget = budget }
-        wakeup?.signal()
+        state.withLock { state in
+            state.budget = budget
+            if state.budgetTimer != nil { armBudget(&state) }
+        }
     }
 
     /// Releases the delay lock once `background` was delivered for a sleep; returns how
@@ -119,6 +126,7 @@ final class SleepWatch: Sendable {
     func releaseLock() -> Duration? {
         state.withLock { state in
             guard state.lock >= 0, state.sleepingSince != 0 else { return nil }
+            disarmBudget(&state)
             close(state.lock)
             state.lock = -1
             return .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- state.sleepingSince))
@@ -149,7 +157,9 @@ final class SleepWatch: Sendable {
         state.withLock { state in
             if entering {
                 state.sleepingSince = MonotonicClock.nanoseconds()
+                if state.lock >= 0 { armBudget(&state) }
             } else {
+                disarmBudget(&state)
                 state.sleepingSince = 0
                 if state.lock >= 0 { close(state.lock) }
                 state.lock = -1
@@ -157,25 +167,30 @@ final class SleepWatch: Sendable {
         }
     }
 
-    /// When the budget runs out for the sleep under way, in `CLOCK_MONOTONIC` nanoseconds;
-    /// `nil` when no lock waits on it.
-    var budgetDeadline: UInt64? {
-        state.withLock { state in
-            guard state.lock >= 0, state.sleepingSince != 0 else { return nil }
-            return state.sleepingSince &+ state.budget.nanosecondsClamped
-        }
+    /// Times the sleep under way's budget from its start (replacing a timer set before).
+    private func armBudget(_ state: inout State) {
+        disarmBudget(&state)
+        let end = state.sleepingSince &+ state.budget.nanosecondsClamped
+        let left = Duration.nanoseconds(Int64(clamping: end &- min(end, MonotonicClock.nanoseconds())))
+        state.budgetTimer = DeadlineTimer.shared.run(after: left) { [self] in expireBudget() }
     }
 
-    /// Releases the lock if the budget ran out; returns the budget when it did.
-    func expireBudget() -> Duration? {
-        state.withLock { state in
-            guard state.lock >= 0, state.sleepingSince != 0,
-                MonotonicClock.nanoseconds() >= state.sleepingSince &+ state.budget.nanosecondsClamped
-            else { return nil }
+    private func disarmBudget(_ state: inout State) {
+        if let timer = state.budgetTimer { DeadlineTimer.shared.cancel(timer) }
+        state.budgetTimer = nil
+    }
+
+    /// The budget ran out (on the timer's queue): releases the lock if it is still held for
+    /// the sleep, and says so.
+    private func expireBudget() {
+        let budget = state.withLock { state -> Duration? in
+            state.budgetTimer = nil
+            guard state.lock >= 0, state.sleepingSince != 0 else { return nil }
             close(state.lock)
             state.lock = -1
             return state.budget
         }
+        if let budget { budgetExpired(budget) }
     }
 
     /// Whether ``stop()`` was called.
@@ -190,6 +205,7 @@ final class SleepWatch: Sendable {
     /// Closes the lock when the thread ends.
     func finish() {
         state.withLock { state in
+            disarmBudget(&state)
             if state.lock >= 0 { close(state.lock) }
             state.lock = -1
         }
