@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test func theExampleAndTheEmbeddedDefaultMapSignalsAlike() throws {
-        let example = try ConfigurationLoader.load(path: Self.packageRoot.appendingPathComponent("config/hived.yaml").path)
-        let embedded = try ConfigurationLoader.parse(EmbeddedConfiguration.yaml)
+        let example = try DaemonConfiguration.load(path: Self.packageRoot.appendingPathComponent("config/hived.yaml").path)
+        let embedded = try DaemonConfiguration.parse(EmbeddedConfiguration.yaml)
         #expect(example.signals == embedded.signals)
         #expect(embedded.signals[SIGUSR1] == .custom(name: "stats"))
         #expect(embedded.signals[SIGUSR2] == .custom(name: "rotate"))

@@ -65,7 +65,7 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
             options.mayBootstrapLogging = mayBootstrapLogging
             HiveDaemon.main(options)
         }
-        if let plain = PlainRun(arguments) { runDaemon(configPath: plain.configPath) }
+        if let plain = RunCommandLine(arguments) { runDaemon(configPath: plain.configPath) }
         do {
             var command = try parseAsRoot(arguments)
             if let run = command as? DaemonRunCommand<Program> { runDaemon(configPath: run.config) }

@@ -2,8 +2,8 @@ import HiveKit
 /// Everything a daemon configuration file says, validated: environment, logging, time
 /// budgets, the signal map, system sleep, memory pressure, the modules and the services.
 ///
-/// Build one with ``ConfigurationLoader/load(path:catalog:overrides:daemonName:)`` or
-/// ``ConfigurationLoader/parse(_:path:catalog:overrides:daemonName:)``; `init()` gives the
+/// Build one with ``DaemonConfiguration/load(path:catalog:overrides:daemonName:)`` or
+/// ``DaemonConfiguration/parse(_:path:catalog:overrides:daemonName:)``; `init()` gives the
 /// empty configuration an empty file yields.
 ///
 /// ## Configuration keys

@@ -46,7 +46,7 @@ private struct ExtraCommand: ParsableCommand {
         (["run", "--config", "a"], "a"), (["run", "--config=a"], "a"),
     ])
     func plainRunsSkipArgumentParser(_ arguments: [String], _ path: String?) throws {
-        let plain = try #require(PlainRun(arguments))
+        let plain = try #require(RunCommandLine(arguments))
         #expect(plain.configPath == path)
     }
 
@@ -55,6 +55,6 @@ private struct ExtraCommand: ParsableCommand {
         ["--config="], ["run", "extra"], ["--config", "a", "b"], ["extra", "x"],
     ])
     func everythingElseGoesToArgumentParser(_ arguments: [String]) {
-        #expect(PlainRun(arguments) == nil)
+        #expect(RunCommandLine(arguments) == nil)
     }
 }

@@ -157,7 +157,7 @@ import Testing
 
     @Test func errorsFromEmbeddedTextNameTheEmbeddedSource() throws {
         do {
-            _ = try ConfigurationLoader.parse("environment: nowhere\n", path: nil)
+            _ = try DaemonConfiguration.parse("environment: nowhere\n", path: nil)
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "<embedded>:1: environment: expected one of development, testing, staging, production; got 'nowhere'")

@@ -19,7 +19,7 @@ import Testing
     @Test func aFileIsLoadedWithItsPathInLocations() throws {
         let path = try Self.temporaryFile("modules:\n  - name: a\n    type: probe\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let configuration = try ConfigurationLoader.load(path: path, catalog: testCatalog())
+        let configuration = try DaemonConfiguration.load(path: path, catalog: testCatalog())
         #expect(configuration.path == path)
         #expect(configuration.modules.first?.location == SourceLocation(path: path, line: 2))
     }
@@ -28,7 +28,7 @@ import Testing
         let path = try Self.temporaryFile("log:\n  level: loud\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            _ = try ConfigurationLoader.load(path: path)
+            _ = try DaemonConfiguration.load(path: path)
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "\(path):2: log.level: expected one of trace, debug, info, notice, warning, error, critical; got 'loud'")
@@ -39,17 +39,17 @@ import Testing
     func aFileHoldingNoConfigurationIsAnError(_ text: String) throws {
         let path = try Self.temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = #expect(throws: HiveError.self) { try ConfigurationLoader.load(path: path) }
+        let error = #expect(throws: HiveError.self) { try DaemonConfiguration.load(path: path) }
         #expect(error?.description.hasPrefix("\(path):1: the file holds no configuration") == true, "\(String(describing: error))")
         let defaults = try Self.temporaryFile("{}\n")
         defer { try? FileManager.default.removeItem(atPath: defaults) }
-        #expect(try ConfigurationLoader.load(path: defaults).modules.isEmpty, "{} asks for the defaults")
+        #expect(try DaemonConfiguration.load(path: defaults).modules.isEmpty, "{} asks for the defaults")
     }
 
     @Test func aMissingFileIsAnErrorThatSaysSo() {
         let path = "/nonexistent/hived-\(UUID().uuidString).yaml"
         do {
-            _ = try ConfigurationLoader.load(path: path)
+            _ = try DaemonConfiguration.load(path: path)
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidConfiguration)
@@ -59,7 +59,7 @@ import Testing
 
     @Test func aDirectoryIsAnErrorThatSaysSo() {
         do {
-            _ = try ConfigurationLoader.load(path: "/tmp")
+            _ = try DaemonConfiguration.load(path: "/tmp")
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "/tmp: cannot read configuration file: not a regular file (a directory)")
@@ -71,7 +71,7 @@ import Testing
         try Data([0x6c, 0x6f, 0x67, 0x3a, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            _ = try ConfigurationLoader.load(path: path)
+            _ = try DaemonConfiguration.load(path: path)
             Issue.record("expected an error")
         } catch {
             #expect(error.description == "\(path): cannot read configuration file: not valid UTF-8")
@@ -94,7 +94,7 @@ import Testing
         var catalog = ModuleCatalog()  // only hived's built-in types
         catalog.register("probe") { _ in InertModule() }
         catalog.register("echo-server") { _ in InertModule() }  // settings: SocketActivationTests
-        let configuration = try ConfigurationLoader.load(path: path, catalog: catalog)
+        let configuration = try DaemonConfiguration.load(path: path, catalog: catalog)
         #expect(!configuration.modules.isEmpty)
         for module in configuration.modules where module.type == "probe" {
             #expect(try module.descriptor.settings.string("path") != nil)

@@ -10,18 +10,18 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hived-\(UUID().uuidString).fifo").path
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
-        let error = #expect(throws: HiveError.self) { try ConfigurationLoader.load(path: path) }
+        let error = #expect(throws: HiveError.self) { try DaemonConfiguration.load(path: path) }
         #expect(error?.description == "\(path): cannot read configuration file: not a regular file (a FIFO)")
-        let device = #expect(throws: HiveError.self) { try ConfigurationLoader.load(path: "/dev/zero") }
+        let device = #expect(throws: HiveError.self) { try DaemonConfiguration.load(path: "/dev/zero") }
         #expect(device?.description == "/dev/zero: cannot read configuration file: not a regular file (a character device)")
     }
 
     @Test func aFileOverOneMebibyteIsRefused() throws {
         let path = try ConfigurationFileTests.temporaryFile("# " + String(repeating: "x", count: 1 << 20) + "\n{}\n")
         defer { unlink(path) }
-        let error = #expect(throws: HiveError.self) { try ConfigurationLoader.load(path: path) }
+        let error = #expect(throws: HiveError.self) { try DaemonConfiguration.load(path: path) }
         #expect(error?.description == "\(path): cannot read configuration file: larger than 1 MiB")
-        #expect(throws: HiveError.self) { try ConfigurationLoader.parse(String(repeating: " ", count: 2 << 20) + "{}") }
+        #expect(throws: HiveError.self) { try DaemonConfiguration.parse(String(repeating: " ", count: 2 << 20) + "{}") }
     }
 
     @Test func aFileWrittenWhileItIsReadIsReadAgainThenRefused() throws {
@@ -69,12 +69,12 @@ import Testing
                 type: probe
                 priority: \(String(repeating: "9", count: 900_000))x
             """
-        let error = #expect(throws: HiveError.self) { try ConfigurationLoader.parse(text, path: "f.yaml") }
+        let error = #expect(throws: HiveError.self) { try DaemonConfiguration.parse(text, path: "f.yaml") }
         let message = try #require(error?.description)
         #expect(message.hasPrefix("f.yaml:4: modules[0].priority: expected an integer, got '9999"))
         #expect(message.utf8.count < 200, "the 900 KB value is quoted in at most 80 characters")
         let keyed = #expect(throws: HiveError.self) {
-            try ConfigurationLoader.parse("log: {\(long): 1}", path: "f.yaml")
+            try DaemonConfiguration.parse("log: {\(long): 1}", path: "f.yaml")
         }
         #expect((keyed?.description.utf8.count ?? .max) < 400)
     }

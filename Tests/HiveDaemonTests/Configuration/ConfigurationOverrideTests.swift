@@ -59,20 +59,20 @@ import Testing
             "MY_DAEMON_V2_ENVIRONMENT", "MY_DAEMON_V2_LOG_LEVEL", "MY_DAEMON_V2_LOG_TARGET",
             "MY_DAEMON_V2_BUDGET_EVENT", "MY_DAEMON_V2_BUDGET_STOP",
         ])
-        let configuration = try ConfigurationLoader.parse(Self.file, overrides: overrides)
+        let configuration = try DaemonConfiguration.parse(Self.file, overrides: overrides)
         #expect(configuration.log.level == .debug)
         #expect(configuration.budgets.stop == .seconds(60))
         #expect(configuration.environment == .staging, "another daemon's variable changes nothing")
 
         let error = #expect(throws: HiveError.self) {
-            try ConfigurationLoader.parse(Self.file, overrides: identity.overrides(in: ["MY_DAEMON_V2_LOG_TARGET": "x"]))
+            try DaemonConfiguration.parse(Self.file, overrides: identity.overrides(in: ["MY_DAEMON_V2_LOG_TARGET": "x"]))
         }
         #expect(error?.description == "MY_DAEMON_V2_LOG_TARGET: expected one of auto, journal, stderr; got 'x'")
     }
 
     @Test func noOverridesByDefault() throws {
         #expect(ConfigurationOverrides.none.values.isEmpty)
-        #expect(try ConfigurationLoader.parse(Self.file).log.target == .journal)
+        #expect(try DaemonConfiguration.parse(Self.file).log.target == .journal)
     }
 
     @Test func fileErrorsComeBeforeOverrideErrors() throws {
@@ -89,7 +89,7 @@ extension ProcessEnvironmentSuite {
             try ProcessEnvironmentSuite.with(["OVERRIDETEST_LOG_TARGET": "stderr"]) { () throws in
                 let identity = DaemonIdentity(name: "overridetest", version: "1")
                 #expect(identity.processOverrides().values == ["OVERRIDETEST_LOG_TARGET": "stderr"])
-                #expect(try ConfigurationLoader.parse("{}", overrides: identity.processOverrides()).log.target == .stderr)
+                #expect(try DaemonConfiguration.parse("{}", overrides: identity.processOverrides()).log.target == .stderr)
                 let options = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog())
                 #expect(try options.loadConfiguration().log.target == .stderr, "options read the process's overrides by default")
                 let none = DaemonOptions(identity: identity, embeddedConfiguration: "{}", catalog: ModuleCatalog(), environment: [:])

@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: ["", "{}", "# only a comment\n", "~\n", "---\n"])
     func anEmptyFileIsTheEmptyConfiguration(text: String) throws {
-        let configuration = try ConfigurationLoader.parse(text, path: nil)
+        let configuration = try DaemonConfiguration.parse(text, path: nil)
         #expect(configuration == DaemonConfiguration())
         #expect(configuration.path == nil)
     }

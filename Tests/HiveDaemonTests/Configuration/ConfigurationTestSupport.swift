@@ -7,7 +7,7 @@ func parseConfiguration(
     _ text: String, catalog: ModuleCatalog? = nil, environment: [String: String] = [:]
 ) throws(HiveError) -> DaemonConfiguration {
     let identity = DaemonIdentity(name: "hived", version: "0")
-    return try ConfigurationLoader.parse(
+    return try DaemonConfiguration.parse(
         text, path: "test.yaml", catalog: catalog, overrides: identity.overrides(in: environment), daemonName: identity.name)
 }
 

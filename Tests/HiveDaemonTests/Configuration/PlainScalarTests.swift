@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func quotedScalarsAreStrings() throws {
-        let configuration = try ConfigurationLoader.parse(
+        let configuration = try DaemonConfiguration.parse(
             "modules:\n  - {name: a, type: t, settings: {n: '5', m: 5, b: \"yes\"}}\n", path: "x.yaml", catalog: nil)
         let settings = try #require(configuration.modules.first?.descriptor.settings)
         #expect(settings["n"] == .string("5"))

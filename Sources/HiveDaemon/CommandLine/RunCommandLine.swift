@@ -1,7 +1,7 @@
-/// A plain run: `NAME` or `NAME run`, each with or without `--config PATH` or
+/// The command line of a plain run: `NAME` or `NAME run`, each with or without `--config PATH` or
 /// `--config=PATH`, read without ArgumentParser: its reflection is about half of the
 /// instructions a daemon runs before `READY=1` with no modules.
-struct PlainRun: Equatable {
+struct RunCommandLine: Equatable {
     /// The `--config` path; `nil` when none was given.
     let configPath: String?
 
