@@ -20,17 +20,14 @@ struct RequestQueue {
         case overflowed
     }
 
-    private var queue: [DaemonRequest] = []
-    private var head = 0
+    private var queue = FIFO<DaemonRequest>()
     /// How many requests merged into, or replaced, one already waiting so far.
     private(set) var coalescedCount = 0
     /// How many requests were refused so far because ``capacity`` requests waited.
     private(set) var overflowCount = 0
 
-    private var waiting: ArraySlice<DaemonRequest> { queue[head...] }
-
     /// Whether nothing waits.
-    var isEmpty: Bool { head == queue.count }
+    var isEmpty: Bool { queue.isEmpty }
 
     /// Queues `request`, or coalesces it with one waiting.
     mutating func add(_ request: DaemonRequest) -> Added {
@@ -38,24 +35,24 @@ struct RequestQueue {
         case .never:
             break
         case .mergesWith(let key):
-            if waiting.contains(where: { $0.coalescing == .mergesWith(key) }) {
+            if queue.waiting.contains(where: { $0.coalescing == .mergesWith(key) }) {
                 coalescedCount += 1
                 return .coalesced
             }
         case .joins(let key):
-            if let index = waiting.firstIndex(where: { $0.coalescing == .joins(key) }) {
-                queue[index] = queue[index].joined(with: request)
+            if let index = queue.waiting.firstIndex(where: { $0.coalescing == .joins(key) }) {
+                queue.replace(at: index, with: queue.waiting[index].joined(with: request))
                 coalescedCount += 1
                 return .coalesced
             }
         case .replaces(let key):
-            if let index = waiting.firstIndex(where: { $0.coalescing == .replaces(key) }) {
-                queue[index] = request
+            if let index = queue.waiting.firstIndex(where: { $0.coalescing == .replaces(key) }) {
+                queue.replace(at: index, with: request)
                 coalescedCount += 1
                 return .coalesced
             }
         }
-        guard waiting.count < Self.capacity else {
+        guard queue.count < Self.capacity else {
             overflowCount += 1
             return .overflowed
         }
@@ -65,22 +62,11 @@ struct RequestQueue {
 
     /// Takes the oldest request.
     mutating func take() -> DaemonRequest? {
-        guard head < queue.count else { return nil }
-        let request = queue[head]
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: queue.capacity <= 64)
-            head = 0
-        }
-        return request
+        queue.popFirst()
     }
 
     /// Empties the queue; returns what waited, oldest first.
     mutating func removeAll() -> [DaemonRequest] {
-        defer {
-            queue = []
-            head = 0
-        }
-        return Array(waiting)
+        queue.removeAll()
     }
 }

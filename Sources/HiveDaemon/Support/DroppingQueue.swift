@@ -14,8 +14,7 @@ struct DroppingQueue<Item: Sendable>: OutputQueue {
     private let maximumBytes: Int
     private let size: @Sendable (Item) -> Int
     private let notice: @Sendable (Int, Item) -> Item
-    private var entries: [Entry] = []
-    private var head = 0
+    private var entries = FIFO<Entry>()
     private var items = 0
     private var bytes = 0
     private(set) var droppedCount = 0
@@ -36,8 +35,8 @@ struct DroppingQueue<Item: Sendable>: OutputQueue {
         let itemBytes = size(item)
         guard items < maximumItems, bytes + itemBytes <= maximumBytes else {
             droppedCount += 1
-            if entries.count > head, case .dropped(let count, let first) = entries[entries.count - 1] {
-                entries[entries.count - 1] = .dropped(count + 1, first: first)
+            if case .dropped(let count, let first)? = entries.last {
+                entries.last = .dropped(count + 1, first: first)
             } else {
                 entries.append(.dropped(1, first: item))
             }
@@ -50,17 +49,7 @@ struct DroppingQueue<Item: Sendable>: OutputQueue {
     }
 
     mutating func next() -> Item? {
-        guard head < entries.count else { return nil }
-        let entry = entries[head]
-        head += 1
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: entries.capacity <= 4096)
-            head = 0
-        } else if head >= 1024, head * 2 >= entries.count {
-            // A sink that reads steadily but never quite catches up: drop what was taken.
-            entries.removeSubrange(0..<head)
-            head = 0
-        }
+        guard let entry = entries.popFirst() else { return nil }
         switch entry {
         case .item(let item, let itemBytes):
             items -= 1
@@ -71,13 +60,13 @@ struct DroppingQueue<Item: Sendable>: OutputQueue {
         }
     }
 
-    var count: Int { entries.count - head }
+    var count: Int { entries.count }
 
     var first: Item? {
-        guard head < entries.count else { return nil }
-        switch entries[head] {
-        case .item(let item, _): return item
-        case .dropped(let count, let first): return notice(count, first)
+        switch entries.first {
+        case .item(let item, _)?: item
+        case .dropped(let count, let first)?: notice(count, first)
+        case nil: nil
         }
     }
 }
