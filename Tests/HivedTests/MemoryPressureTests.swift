@@ -52,6 +52,23 @@ import Testing
         #expect(try ProbeFile(path: events).modules(receiving: "memoryWarning").count == 2)
     }
 
+    /// `MEMORY_PRESSURE_WATCH` is input too: a device (always readable) is refused with a
+    /// warning naming it, and no thread spins reading it.
+    @Test func aDeviceIsRefusedNamingItAndNothingSpins() async throws {
+        let directory = try TestDirectory()
+        let path = try directory.write("hived.yaml", Self.config(directory.file("events")))
+        let hived = try HivedProcess(
+            ["run", "--config", path], in: directory, environment: ["MEMORY_PRESSURE_WATCH": "/dev/zero"])
+        try await hived.waitForReady()
+        try await hived.waitForStderr(
+            containing: "memory pressure not watched: /dev/zero: neither a PSI file, a FIFO nor a socket (a character device) (MEMORY_PRESSURE_WATCH)")
+        #expect(hived.stderr.contains("warning"), "\(hived.stderr)")
+        let cpu = try await ProcessUsage(pid: hived.pid).cpuTime(over: .seconds(2))
+        #expect(cpu < .milliseconds(400), "hived used \(cpu) of CPU in 2 s")
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
     @Test func aReloadShortensTheIntervalAtOnce() async throws {
         let directory = try TestDirectory()
         let events = directory.file("events")

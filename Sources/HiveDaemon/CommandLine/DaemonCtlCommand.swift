@@ -15,7 +15,8 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
                 members of control.group may use it.
 
                 Exit status: 0; 1 when the daemon reported an error; 69 when the socket cannot be \
-                reached; 77 when access is denied; 78 when reload found the configuration invalid.
+                reached or turns the connection away; 77 when access is denied; 78 when reload found \
+                the configuration invalid.
                 """,
             subcommands: [
                 Status.self, Blame.self, Profile.self, Events.self, Send.self, Reload.self, LogLevel.self,

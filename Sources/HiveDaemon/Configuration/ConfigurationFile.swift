@@ -108,9 +108,8 @@ enum ConfigurationFile {
         throw failure("not a regular file (\(kind))")
     }
 
-    /// `strerror(code)` as a Swift string.
+    /// `strerror(code)` as a Swift string, saying what ran out when it is descriptors.
     private static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        DescriptorShortage.describe(code)
     }
 }

@@ -31,14 +31,23 @@ final class ControlConnection {
     /// For a subscriber: the sequence number of the next notice to send it
     /// (``ControlSubscription/notices(from:limit:)``).
     var cursor: UInt64 = 0
+    /// When the connection began to wait for its next call (accepted, or its last call
+    /// answered), in monotonic nanoseconds: it must send a complete call within
+    /// ``ControlServer/idleTimeout`` of it.
+    var idleSince: UInt64
     /// The client shut down its sending side: answer what arrived, then close.
     var readClosed = false
+    /// The client shut down its sending side while a call was under way or it was
+    /// subscribed (`POLLRDHUP`): its reply or stream still goes out; what it sent before
+    /// is read once it is idle again.
+    var peerShutDown = false
     var isClosed = false
 
-    init(id: UInt64, descriptor: Int32, peer: PeerCredentials) {
+    init(id: UInt64, descriptor: Int32, peer: PeerCredentials, now: UInt64) {
         self.id = id
         self.descriptor = descriptor
         self.peer = peer
+        self.idleSince = now
     }
 
     /// Bytes waiting to be written.

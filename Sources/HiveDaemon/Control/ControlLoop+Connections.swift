@@ -23,8 +23,11 @@ extension ControlLoop {
         case .idle, .refused:
             read(connection)
         case .waiting, .streaming:
-            // Only a hang-up is polled for while a call is under way.
-            close(connection)
+            // Only a hang-up is polled for while a call is under way or a stream goes on. A
+            // client gone for good (POLLHUP) is closed; one that only shut down its sending
+            // side (`socat`, `nc -N` once their input ends) still gets its reply or stream.
+            if events & Int16(POLLHUP) != 0 { return close(connection) }
+            connection.peerShutDown = true
         }
     }
 
@@ -94,8 +97,10 @@ extension ControlLoop {
         switch server.service.answer(call, connection: connection.id, server: server) {
         case .reply(let bytes):
             if !call.oneway { connection.queue(bytes) }
+            connection.idleSince = MonotonicClock.nanoseconds()
         case .error(let error):
             if !call.oneway { connection.queue(error.encoded) }
+            connection.idleSince = MonotonicClock.nanoseconds()
         case .later:
             connection.activity = .waiting(oneway: call.oneway)
         case .stream:
@@ -133,6 +138,7 @@ extension ControlLoop {
                 case .waiting(let oneway) = connection.activity
             else { continue }
             connection.activity = .idle
+            connection.idleSince = MonotonicClock.nanoseconds()
             if !oneway { connection.queue(bytes) }
             flush(connection)
             answerCalls(connection)
@@ -147,23 +153,27 @@ extension ControlLoop {
         }
     }
 
-    /// Encodes the notices `connection` was not sent yet, while its unsent replies stay
-    /// under ``ControlServer/subscriberBacklog`` (the rest wait in the ring until its socket
-    /// takes these), and writes them. Drops it if it fell so far behind that notices it was
-    /// owed were overwritten (checked whether or not it has room): it alone missed them.
+    /// Encodes the notices `connection` was not sent yet, one by one while its unsent
+    /// replies are under ``ControlServer/subscriberBacklog`` bytes (so they never pass it by
+    /// more than one notice; the rest wait in the shared ring until its socket takes these),
+    /// and writes them. Drops it if it fell so far behind that notices it was owed were
+    /// overwritten (checked whether or not it has room): it alone missed them.
     func feed(_ connection: ControlConnection) {
         let subscription = server.service.subscription
         while !connection.isClosed {
             let room = connection.pendingOutput < ControlServer.subscriberBacklog
-            guard let notices = subscription.notices(from: connection.cursor, limit: room ? 256 : 0) else {
+            guard let notices = subscription.notices(from: connection.cursor, limit: room ? 64 : 0) else {
                 return drop(connection, """
                     it fell \(ControlSubscription.capacity) events behind: it stopped reading, or reads slower \
                     than events come (\(connection.pendingOutput) bytes unsent)
                     """)
             }
             guard !notices.isEmpty else { return }
-            for notice in notices { connection.queue(VarlinkCoding.reply(notice, continues: true)) }
-            connection.cursor += UInt64(notices.count)
+            for notice in notices {
+                connection.queue(VarlinkCoding.reply(notice, continues: true))
+                connection.cursor += 1
+                if connection.pendingOutput >= ControlServer.subscriberBacklog { break }
+            }
             flush(connection)
         }
     }

@@ -16,10 +16,25 @@ final class ControlLoop {
     var connections: [ControlConnection] = []
     var subscribers = 0
     private var nextID: UInt64 = 1
-    /// When a connection turned away for the client limit was last logged (monotonic
-    /// nanoseconds), and how many were turned away since without a message.
-    private var lastTurnedAwayLog: UInt64?
-    private var turnedAwaySilently = 0
+    /// A descriptor held in reserve (`/dev/null`; -1 when it could not be had). Out of
+    /// descriptors, it is closed to accept one waiting connection, answer it `Unavailable`
+    /// and close it, then opened again: the listener's backlog drains rather than staying
+    /// readable, and the client learns why (nginx and libuv do the same).
+    var spare: Int32 = -1
+    /// Until when the listener is not polled (monotonic nanoseconds), after `accept` failed
+    /// for want of descriptors or memory and the spare could not help.
+    var listenerPausedUntil: UInt64?
+    /// Since when `accept` fails for want of resources (monotonic nanoseconds), and how
+    /// many connections were turned away meanwhile; `nil` while it works.
+    var shortage: (since: UInt64, turnedAway: Int)?
+    /// One warning per ``ControlServer/warningInterval`` for each recurring trouble.
+    var turnedAwayLog = LogThrottle(interval: ControlServer.warningInterval)
+    var refusedLog = LogThrottle(interval: ControlServer.warningInterval)
+    var idleLog = LogThrottle(interval: ControlServer.warningInterval)
+    var shortageLog = LogThrottle(interval: ControlServer.warningInterval)
+    private var pollLog = LogThrottle(interval: ControlServer.warningInterval)
+    /// The deadline the loop is woken at, and its timer.
+    private var alarm: (deadline: UInt64, id: UInt64)?
     /// Where `recv` reads; allocated at the first read, not at start-up.
     lazy var scratchBuffer = [UInt8](repeating: 0, count: 16 << 10)
 
@@ -30,19 +45,29 @@ final class ControlLoop {
 
     /// Runs until the server stops.
     func run() {
+        spare = Self.openSpare()
         var descriptors: [pollfd] = []
         while !server.isStopped {
             let polled = connections
+            if let until = listenerPausedUntil, until <= MonotonicClock.nanoseconds() { listenerPausedUntil = nil }
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: server.wake.fileDescriptor, events: Int16(POLLIN), revents: 0))
-            descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            // A negative descriptor is left out by poll: the listener while paused.
+            descriptors.append(pollfd(fd: listenerPausedUntil == nil ? listener : -1, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 descriptors.append(pollfd(fd: connection.descriptor, events: events(of: connection), revents: 0))
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
+            setAlarm()
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
             guard !server.isStopped else { break }
             if ready < 0 {
-                if errno != EINTR { server.logger.error("control socket: poll: \(String(cString: strerror(errno)))") }
+                let code = errno
+                guard code != EINTR else { continue }
+                // Out of memory for the poll table: wait rather than fail again at once.
+                if let unlogged = pollLog.admit() {
+                    server.logger.error("control socket: poll: \(String(cString: strerror(code)))\(Self.since(unlogged, "more failures"))")
+                }
+                usleep(100_000)
                 continue
             }
             if descriptors[0].revents != 0 {
@@ -54,7 +79,7 @@ final class ControlLoop {
             for (index, connection) in polled.enumerated() where descriptors[index + 2].revents != 0 {
                 serve(connection, events: descriptors[index + 2].revents)
             }
-            expireRefusals()
+            expireDeadlines()
             connections.removeAll { $0.isClosed }
         }
         // What the event loop handed over last (the stop's own events, a last reply) goes
@@ -63,6 +88,8 @@ final class ControlLoop {
         deliverNotices()
         for connection in connections where !connection.isClosed { Glibc.close(connection.descriptor) }
         if subscribers > 0 { server.service.subscription.observe(false) }
+        if let alarm { DeadlineTimer.shared.cancel(alarm.id) }
+        if spare >= 0 { Glibc.close(spare) }
         Glibc.close(listener)
         server.markEnded()
     }
@@ -73,100 +100,70 @@ final class ControlLoop {
         switch connection.activity {
         case .idle: if connection.pendingOutput == 0 { events |= Int16(POLLIN) }
         case .refused: events |= Int16(POLLIN)
-        case .waiting, .streaming: break
+        // A client that shut down its sending side stays readable for good: only its
+        // full hang-up (POLLHUP, always reported) is waited for then.
+        case .waiting, .streaming: if connection.peerShutDown { return events }
         }
         return events | Self.readHangUp
     }
 
-    /// Milliseconds until the next refused connection expires; -1 for none.
-    private func timeout() -> Int32 {
-        let deadlines = connections.compactMap { connection -> UInt64? in
-            if case .refused(let deadline) = connection.activity { return deadline }
-            return nil
-        }
-        guard let next = deadlines.min() else { return -1 }
-        let now = MonotonicClock.nanoseconds()
-        return next <= now ? 0 : Int32(clamping: (next - now) / 1_000_000 + 1)
-    }
-
-    private func expireRefusals() {
-        let now = MonotonicClock.nanoseconds()
+    /// Has the process's ``DeadlineTimer`` wake the loop at its next deadline (a refused
+    /// connection's, an idle one's, the listener's pause), replacing the alarm set for a
+    /// later one; the loop itself waits in `poll` without a timeout.
+    private func setAlarm() {
+        var next = listenerPausedUntil ?? .max
         for connection in connections {
-            if case .refused(let deadline) = connection.activity, deadline <= now { close(connection) }
-        }
-    }
-
-    // MARK: Accepting
-
-    private func acceptAll() {
-        while true {
-            let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    server.logger.error("control socket: accept: \(String(cString: strerror(errno)))")
-                }
-                return
+            switch connection.activity {
+            case .refused(let deadline): next = min(next, deadline)
+            case .idle: next = min(next, connection.idleSince &+ ControlServer.idleTimeout)
+            case .waiting, .streaming: break
             }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            admit(descriptor)
         }
-    }
-
-    /// Serves, refuses or turns away a new connection.
-    private func admit(_ descriptor: Int32) {
-        guard let peer = PeerCredentials.of(descriptor) else {
-            Glibc.close(descriptor)
-            return
-        }
-        let refusedCount = connections.count { if case .refused = $0.activity { true } else { false } }
-        guard server.access.allows(peer) else {
-            server.statistics.denied.add(1, ordering: .relaxed)
-            server.logger.warning(
-                "control socket: refused \(peer): not root, the daemon's user or a member of control.group",
-                metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
-            guard refusedCount < ControlServer.maximumRefused else {
-                Glibc.close(descriptor)
-                return
-            }
-            let connection = ControlConnection(id: takeID(), descriptor: descriptor, peer: peer)
-            connection.activity = .refused(deadline: MonotonicClock.nanoseconds() + ControlServer.refusalLinger)
-            connections.append(connection)
-            connection.queue(VarlinkError.permissionDenied.encoded)
-            flush(connection)
-            shutdown(descriptor, Int32(SHUT_WR))
-            return
-        }
-        guard connections.count - refusedCount < ControlServer.maximumClients else {
-            server.statistics.overLimit.add(1, ordering: .relaxed)
-            reportTurnedAway(peer)
-            Glibc.close(descriptor)
-            return
-        }
-        server.statistics.accepted.add(1, ordering: .relaxed)
-        connections.append(ControlConnection(id: takeID(), descriptor: descriptor, peer: peer))
-    }
-
-    /// Logs a connection turned away for the client limit, at most once per
-    /// ``ControlServer/turnedAwayLogInterval``: the connections turned away meanwhile are
-    /// counted in the next message (and in `hive_control_refused_total`), so a flood of
-    /// connections cannot flood the log.
-    private func reportTurnedAway(_ peer: PeerCredentials) {
         let now = MonotonicClock.nanoseconds()
-        if let last = lastTurnedAwayLog, now &- last < ControlServer.turnedAwayLogInterval {
-            turnedAwaySilently += 1
-            return
-        }
-        let more = turnedAwaySilently > 0 ? "; \(turnedAwaySilently) more turned away since the last message" : ""
-        server.logger.warning(
-            "control socket: turned away \(peer): \(ControlServer.maximumClients) clients already connected\(more)",
-            metadata: ["uid": "\(peer.uid)", "pid": "\(peer.pid)"])
-        lastTurnedAwayLog = now
-        turnedAwaySilently = 0
+        if let alarm, alarm.deadline <= now { self.alarm = nil }
+        guard next != .max, next != alarm?.deadline else { return }
+        if let alarm { DeadlineTimer.shared.cancel(alarm.id) }
+        let wake = server.wake
+        let id = DeadlineTimer.shared.run(after: .nanoseconds(Int64(clamping: next &- min(next, now)))) { wake.signal() }
+        alarm = (next, id)
     }
 
-    private func takeID() -> UInt64 {
+    /// Closes refused connections past their deadline, and connections that sent no
+    /// complete call within ``ControlServer/idleTimeout``.
+    private func expireDeadlines() {
+        let now = MonotonicClock.nanoseconds()
+        for connection in connections where !connection.isClosed {
+            switch connection.activity {
+            case .refused(let deadline):
+                if deadline <= now { close(connection) }
+            case .idle:
+                if now &- connection.idleSince >= ControlServer.idleTimeout { closeIdle(connection) }
+            case .waiting, .streaming:
+                break
+            }
+        }
+    }
+
+    /// Closes a connection that sent no complete call in time (counted; logged at most
+    /// once per ``ControlServer/warningInterval``), so idle or slow clients cannot hold
+    /// every slot.
+    private func closeIdle(_ connection: ControlConnection) {
+        server.statistics.idle.add(1, ordering: .relaxed)
+        if let unlogged = idleLog.admit() {
+            let seconds = ControlServer.idleTimeout / 1_000_000_000
+            server.logger.notice(
+                "control socket: closed the connection of \(connection.peer): no complete call within \(seconds) s\(Self.since(unlogged, "more closed"))",
+                metadata: ["uid": "\(connection.peer.uid)", "pid": "\(connection.peer.pid)"])
+        }
+        close(connection)
+    }
+
+    /// `; N WHAT since the last message`, or nothing for 0.
+    static func since(_ count: Int, _ what: String) -> String {
+        count > 0 ? "; \(count) \(what) since the last message" : ""
+    }
+
+    func takeID() -> UInt64 {
         defer { nextID += 1 }
         return nextID
     }

@@ -10,9 +10,12 @@ import Synchronization
 /// block the signal reader or event delivery. Calls that need the daemon's event loop
 /// are queued to it and answered when done (``reply(_:to:)``, from any thread).
 ///
-/// Limits: 64 clients at once (more are accepted and closed at once, and counted);
-/// messages up to 1 MiB; a subscriber that falls ``ControlSubscription/capacity`` events
-/// behind is dropped.
+/// Limits: 64 clients at once (more are accepted, answered `Unavailable` and closed at
+/// once, and counted); messages up to 1 MiB; a complete call within ``idleTimeout`` of
+/// connecting or of the last reply; a subscriber that falls
+/// ``ControlSubscription/capacity`` events behind is dropped. Out of descriptors, the
+/// listener is served with a spare one (accept, answer `Unavailable`, close) or left alone
+/// for ``acceptPause``: never polled in a loop.
 final class ControlServer: Sendable {
     /// Clients served at once.
     static let maximumClients = 64
@@ -20,14 +23,23 @@ final class ControlServer: Sendable {
     static let maximumRefused = 64
     /// The largest message read, without its NUL.
     static let maximumMessage = 1 << 20
-    /// Unsent replies a subscriber may hold; its next ones wait in the subscription's ring
-    /// until its socket takes these.
+    /// Bytes of unsent replies a subscriber may hold (passed by one notice at most); its
+    /// next ones wait in the subscription's ring until its socket takes these.
     static let subscriberBacklog = 64 << 10
     /// How long a refused peer may keep its connection to read the refusal.
     static let refusalLinger: UInt64 = 2_000_000_000
-    /// At most one warning per this many nanoseconds for connections turned away because
-    /// ``maximumClients`` are connected.
-    static let turnedAwayLogInterval: UInt64 = 10_000_000_000
+    /// How long a connection may take to send a complete call, from its connection or from
+    /// the reply to its previous call (written or not); then it is closed. A subscriber, and
+    /// a connection whose call the daemon is answering, are not timed.
+    static let idleTimeout: UInt64 = 10_000_000_000
+    /// How long the listener is not polled after `accept` failed for lack of descriptors
+    /// (and the spare one could not serve) or of memory.
+    static let acceptPause: UInt64 = 250_000_000
+    /// At most one warning per this interval for each kind of trouble that may recur
+    /// thousands of times a second: connections turned away at ``maximumClients`` or for
+    /// lack of descriptors, refused peers, idle connections closed. The next message
+    /// counts the ones in between.
+    static let warningInterval = Duration.seconds(10)
 
     let path: String
     let access: ControlAccess
@@ -107,6 +119,10 @@ final class ControlStatistics: Sendable {
     let denied = Atomic<Int>(0)
     /// Connections closed at once because 64 clients were already served.
     let overLimit = Atomic<Int>(0)
+    /// Connections closed at once because the daemon was out of file descriptors.
+    let noDescriptor = Atomic<Int>(0)
+    /// Connections closed because no complete call came within ``ControlServer/idleTimeout``.
+    let idle = Atomic<Int>(0)
     /// Connections closed for breaking the protocol (malformed JSON, over 1 MiB…).
     let malformed = Atomic<Int>(0)
     /// Subscribers dropped because they stopped reading.

@@ -9,9 +9,15 @@ import Synchronization
 /// behind has lost events and is dropped, alone; the others go on. Observing starts with
 /// the first subscriber and stops with the last, so without subscribers dispatch pays
 /// nothing.
+///
+/// The ring is bounded in bytes too: a notice's names (the custom event's, the module's)
+/// are cut at ``maximumName`` bytes, so the ring holds at most ``capacity`` notices of
+/// under 1 KiB each, whatever a module names itself or the events it sends.
 final class ControlSubscription: HiveObserver {
     /// Notices kept for subscribers: how far one may fall behind before it is dropped.
     static let capacity = 4096
+    /// The longest name in a notice, in UTF-8 bytes; a longer one is cut, ending in `…`.
+    static let maximumName = 255
 
     private struct State {
         /// Notice `n` at `n % capacity`; empty while nobody subscribes.
@@ -67,7 +73,7 @@ final class ControlSubscription: HiveObserver {
 
     func handlerFinished(_ call: ObservedCall) {
         push(DaemonAPI.Notice(
-            event: call.hook.name, name: Self.customName(call.event), module: call.module,
+            event: call.hook.name, name: Self.customName(call.event), module: Self.bounded(call.module),
             phase: hive.phase.rawValue, durationMicroseconds: call.duration.microseconds,
             failed: call.outcome != .succeeded))
     }
@@ -90,8 +96,14 @@ final class ControlSubscription: HiveObserver {
     }
 
     private static func customName(_ event: HiveEvent) -> String? {
-        if case .custom(let name, _) = event { return name }
+        if case .custom(let name, _) = event { return bounded(name) }
         return nil
+    }
+
+    /// `name`, cut to ``maximumName`` bytes (a copy only when it is longer).
+    private static func bounded(_ name: String) -> String {
+        guard name.utf8.count > maximumName else { return name }
+        return name.prefix(utf8Bytes: maximumName - 3) + "…"
     }
 }
 

@@ -21,6 +21,13 @@ final class DaemonControl: Sendable {
         case stream
     }
 
+    /// The longest custom event name `SendEvent` takes, in UTF-8 bytes.
+    static let maximumEventName = 255
+    /// The most parameters `SendEvent` takes.
+    static let maximumEventParameters = 64
+    /// The most bytes of parameters (keys and values, UTF-8) `SendEvent` takes.
+    static let maximumEventParameterBytes = 16 << 10
+
     let daemon: HiveDaemon
     let hive: Hive
     let subscription: ControlSubscription
@@ -93,12 +100,36 @@ final class DaemonControl: Sendable {
         case "SendEvent":
             let parameters = try call.parameters(DaemonAPI.SendEventParameters.self)
             guard !parameters.name.isEmpty else { throw .invalidParameter("name") }
+            try Self.checkLimits(parameters)
             let event = HiveEvent.custom(name: parameters.name, params: parameters.parameters ?? [:])
             return submit(connection: connection, server: server) { .event(event, from: .control($0)) }
         case "Reload":
             return submit(connection: connection, server: server) { .reload(answering: [$0]) }
         default:
             throw .methodNotFound(call.method)
+        }
+    }
+
+    /// Refuses a `SendEvent` whose name or parameters are over their limits: what waits in
+    /// the daemon's queue and what subscribers are sent stays bounded in bytes.
+    private static func checkLimits(_ parameters: DaemonAPI.SendEventParameters) throws(VarlinkError) {
+        let name = parameters.name.utf8.count
+        guard name <= maximumEventName else {
+            throw .limitExceeded(
+                parameter: "name", limit: maximumEventName,
+                message: "the event name is \(name) bytes; at most \(maximumEventName)")
+        }
+        let values = parameters.parameters ?? [:]
+        guard values.count <= maximumEventParameters else {
+            throw .limitExceeded(
+                parameter: "parameters", limit: maximumEventParameters,
+                message: "\(values.count) parameters; at most \(maximumEventParameters)")
+        }
+        let bytes = values.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        guard bytes <= maximumEventParameterBytes else {
+            throw .limitExceeded(
+                parameter: "parameters", limit: maximumEventParameterBytes,
+                message: "the parameters are \(bytes) bytes (keys and values); at most \(maximumEventParameterBytes)")
         }
     }
 

@@ -105,9 +105,11 @@ final class HiveMetrics: Sendable {
             if let control {
                 add(control.denied.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "permission"), in: &state)
                 add(control.overLimit.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "clients"), in: &state)
+                add(control.noDescriptor.load(ordering: .relaxed), to: "hive_control_refused_total", ("reason", "descriptors"), in: &state)
                 add(control.accepted.load(ordering: .relaxed), to: "hive_control_connections_total", ("result", "served"), in: &state)
                 add(control.malformed.load(ordering: .relaxed), to: "hive_control_dropped_total", ("reason", "protocol"), in: &state)
                 add(control.droppedSubscribers.load(ordering: .relaxed), to: "hive_control_dropped_total", ("reason", "slow_subscriber"), in: &state)
+                add(control.idle.load(ordering: .relaxed), to: "hive_control_dropped_total", ("reason", "idle"), in: &state)
             }
         }
     }

@@ -13,7 +13,7 @@ struct MemoryPressureSource: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         /// A PSI file (procfs or cgroup2): `POLLPRI` once per triggered window.
         case psi
-        /// A FIFO or character device: `POLLIN`, whatever is written.
+        /// A FIFO: `POLLIN`, whatever is written.
         case stream
         /// A Unix socket hived connects to: `POLLIN`; end of file ends the watch.
         case socket
@@ -101,7 +101,9 @@ struct MemoryPressureSource: Sendable, Equatable {
 
 extension MemoryPressureSource {
     /// Opens a candidate's path as a pressure source and arms it with its trigger; returns
-    /// the source and its open descriptor, or why not.
+    /// the source and its open descriptor, or why not. Only what systemd's protocol names
+    /// is taken: a PSI file (procfs or cgroup2), a FIFO or a Unix socket. A device (say
+    /// `/dev/zero`, always readable) or a directory is refused, naming what it is.
     static func open(_ candidate: Candidate) -> Result<(MemoryPressureSource, Int32), OpenFailure> {
         let (path, trigger) = (candidate.path, candidate.trigger)
         var info = stat()
@@ -113,7 +115,7 @@ extension MemoryPressureSource {
         case S_IFSOCK:
             kind = .socket
             fd = connectStream(path)
-        case S_IFREG, S_IFIFO, S_IFCHR:
+        case S_IFREG, S_IFIFO:
             // A FIFO is opened read-write so that it never reports end of file.
             let mode = type == S_IFREG && trigger.isEmpty ? O_RDONLY : O_RDWR
             fd = Glibc.open(path, mode | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -130,7 +132,13 @@ extension MemoryPressureSource {
                 kind = .stream
             }
         default:
-            return .failure(OpenFailure(path: path, reason: "neither a PSI file, a FIFO nor a socket"))
+            let what = switch type {
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFDIR: "a directory"
+            default: "not a file"
+            }
+            return .failure(OpenFailure(path: path, reason: "neither a PSI file, a FIFO nor a socket (\(what))"))
         }
         guard fd >= 0 else { return .failure(OpenFailure(path: path, errno: errno)) }
         if !trigger.isEmpty {
@@ -190,14 +198,16 @@ extension MemoryPressureSource {
         return fd
     }
 
-    /// Reads and discards whatever `fd` holds now; returns false at end of file.
+    /// Reads and discards what `fd` holds now, at most 64 KiB (a writer that never stops
+    /// cannot hold the thread here); returns false at end of file.
     @discardableResult
     static func drain(_ fd: Int32) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 512)
-        while true {
+        for _ in 0..<128 {
             let count = read(fd, &buffer, buffer.count)
             if count > 0 { continue }
             return count < 0
         }
+        return true
     }
 }

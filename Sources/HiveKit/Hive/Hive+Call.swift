@@ -80,13 +80,17 @@ extension Hive {
     /// Logs a hook's throw (`[store] init: failed: cause`) and returns it as a ``HiveError``
     /// naming module, event and cause. A ``HiveError`` the hook passed on that names this
     /// module already (`context.sockets.take`'s) gives its message only, so the module is
-    /// named once.
+    /// named once. A cause that carries `EMFILE` or `ENFILE` (``ErrnoCarrying``) says the
+    /// process or the system is out of descriptors.
     private func failed(_ entry: ModuleEntry, _ event: HiveEvent, hook kind: EventKind, _ error: any Error) -> HiveError {
         let what = if case .custom(let name, _) = event { "'\(name)' failed" } else { "failed" }
-        let cause = if let own = error as? HiveError, own.module == entry.name, own.event == nil, own.location == nil {
+        var cause = if let own = error as? HiveError, own.module == entry.name, own.event == nil, own.location == nil {
             own.message
         } else {
             "\(error)"
+        }
+        if let code = (error as? any ErrnoCarrying)?.errno, let note = DescriptorShortage.note(for: code) {
+            cause += " (\(note))"
         }
         entry.logger.error("\(what): \(cause)", metadata: ["event": .stringConvertible(kind)])
         let message = kind == .validateReload ? "validateReload refused the new settings: \(cause)" : cause

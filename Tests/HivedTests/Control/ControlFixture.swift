@@ -84,7 +84,10 @@ struct ControlFixture: Sendable {
     /// besides the listening one (accepted connections, and those waiting to be). Once
     /// clients hung up, this falls to 0 when hived has seen every hang-up and closed its end.
     var openConnections: Int {
-        let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        // Read to its end: `String(contentsOfFile:)` takes one read of a /proc file, its first
+        // page, and the machine's other sockets may fill that.
+        let data = FileHandle(forReadingAtPath: "/proc/net/unix")?.readDataToEndOfFile() ?? Data()
+        let table = String(decoding: data, as: UTF8.self)
         return table.split(separator: "\n").count { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // Num RefCount Protocol Flags Type St Inode Path; the listener's flags are __SO_ACCEPTCON.

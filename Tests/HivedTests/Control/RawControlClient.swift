@@ -71,6 +71,16 @@ final class RawControlClient {
         }
     }
 
+    /// Whether the daemon turned this connection away: `io.hivekit.Daemon.Unavailable`
+    /// whose message contains `reason`, then the connection closed.
+    func isTurnedAway(because reason: String) -> Bool {
+        guard case .message(let object) = receive(), object["error"] as? String == "io.hivekit.Daemon.Unavailable",
+            let message = (object["parameters"] as? [String: Any])?["message"] as? String, message.contains(reason),
+            case .closed = receive()
+        else { return false }
+        return true
+    }
+
     /// The next message's `parameters`, or its error name as `["error": name]`; fails
     /// on a close or time-out.
     func reply(timeout: Duration = .seconds(10)) throws -> [String: Any] {

@@ -17,6 +17,18 @@ enum UnixAddress {
         }
     }
 
+    /// A close-on-exec stream socket connected to `path` (blocking).
+    static func connectedStreamSocket(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
+        guard with(path, { connect(descriptor, $0, $1) }) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw TestFailure("connect \(path): \(String(cString: strerror(code)))")
+        }
+        return descriptor
+    }
+
     /// A close-on-exec datagram socket bound at `path`.
     static func boundDatagramSocket(_ path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -8,6 +8,10 @@ final class ControlClient {
     let path: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Why sending failed because the daemon had closed the connection (`EPIPE`,
+    /// `ECONNRESET`): it may have written why first (`Unavailable`), which
+    /// ``receive()`` then reads; if not, this is the error.
+    private var sendFailure: Int32?
 
     /// Connects to `path`, the socket of the daemon called `daemon`.
     ///
@@ -26,13 +30,20 @@ final class ControlClient {
 
     deinit { close(descriptor) }
 
-    /// Sends a call of `method` (`io.hivekit.Daemon.GetStatus`) with `parameters`.
+    /// Sends a call of `method` (`io.hivekit.Daemon.GetStatus`) with `parameters`. When
+    /// the daemon has closed the connection already, the next ``receive()`` reads the
+    /// reason it wrote first (a connection turned away is answered `Unavailable`), or
+    /// throws this send's error.
     func send<Parameters: Encodable>(_ method: String, _ parameters: Parameters, more: Bool = false) throws(ControlClientError) {
         var bytes = VarlinkCoding.encode(Call(method: method, parameters: parameters, more: more ? true : nil))[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EPIPE || errno == ECONNRESET {
+                    sendFailure = errno
+                    return
+                }
                 throw .broken(path, "sending the call", errno)
             }
             bytes = bytes.dropFirst(written)
@@ -53,6 +64,7 @@ final class ControlClient {
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             let count = recv(descriptor, &chunk, chunk.count, 0)
             if count < 0, errno == EINTR { continue }
+            if count <= 0, let sendFailure { throw .broken(path, "sending the call", sendFailure) }
             if count < 0 { throw .broken(path, "reading the reply", errno) }
             if count == 0 { throw .closed(path) }
             buffer.append(contentsOf: chunk[..<count])

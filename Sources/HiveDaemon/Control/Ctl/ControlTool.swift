@@ -7,7 +7,8 @@ import HiveKit
 ///
 /// Prints human-readable text (or, with `json`, every raw reply, one per line) and
 /// returns the exit status: 0, 1 when the daemon reported an error, 69 when the socket
-/// cannot be reached, 77 when access is denied, 78 for a reload of an invalid file.
+/// cannot be reached or turned the connection away, 77 when access is denied, 78 for a
+/// reload of an invalid file.
 public struct ControlTool: Sendable {
     /// What to ask.
     public enum Command: Sendable {
@@ -46,8 +47,10 @@ public struct ControlTool: Sendable {
     /// `control` in the identity's runtime directory (`/run/NAME/control`).
     ///
     /// With `mainPID` (systemd's `MAINPID`, unparsed), a `reload` that finds no socket
-    /// (`control: {enabled: false}`, or a `control.socket` elsewhere) sends `SIGHUP` to
-    /// that process instead, so `systemctl reload` keeps working.
+    /// (`control: {enabled: false}`, or a `control.socket` elsewhere), or whose call the
+    /// socket turns away (`Unavailable`: every client slot taken, or the daemon out of
+    /// descriptors), sends `SIGHUP` to that process instead, so `systemctl reload` keeps
+    /// working.
     public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
         self.identity = identity
         self.socket = socket
@@ -61,6 +64,15 @@ public struct ControlTool: Sendable {
     public func run(_ command: Command) -> Int32 {
         do {
             let client = try ControlClient(path: socket, daemon: identity.name)
+            if case .reload = command, let mainPID {
+                // Under ExecReload=: a socket that turns the call away (every slot taken, or
+                // the daemon out of descriptors) must not make `systemctl reload` fail.
+                let reply = try client.call("\(DaemonInterface.name).Reload", DaemonAPI.Empty())
+                if reply.error == "\(DaemonInterface.name).Unavailable" {
+                    return signalReload(mainPID, because: "\(socket): \(CtlText.message(of: reply, path: socket))", turnedAway: true)
+                }
+                return try show(reply, DaemonAPI.ReloadResult.self, CtlText.reload)
+            }
             return try run(command, client)
         } catch {
             if case .unreachable(let path, let code, _) = error, code == ENOENT || code == ECONNREFUSED,
@@ -74,15 +86,17 @@ public struct ControlTool: Sendable {
         }
     }
 
-    /// `reload` without a socket, for systemd's `ExecReload=`: `SIGHUP` to the daemon,
+    /// `reload` without the socket, for systemd's `ExecReload=`: `SIGHUP` to the daemon,
     /// which reloads as ever; its outcome shows in `STATUS=` and the journal, not here.
-    private func signalReload(_ pid: Int32, because cause: String) -> Int32 {
+    /// `turnedAway`: the socket is there but turned the call away, rather than off.
+    private func signalReload(_ pid: Int32, because cause: String, turnedAway: Bool = false) -> Int32 {
+        let why = turnedAway ? "the control socket turned the call away (\(cause))" : "the control socket is off (\(cause))"
         guard kill(pid, SIGHUP) == 0 else {
-            printError("the control socket is off (\(cause)), and SIGHUP to pid \(pid) failed: \(String(cString: strerror(errno)))")
+            printError("\(why), and SIGHUP to pid \(pid) failed: \(String(cString: strerror(errno)))")
             return 69
         }
         printError(
-            "the control socket is off (\(cause)): sent SIGHUP to pid \(pid) instead; the reload's outcome shows in `systemctl status` and the journal")
+            "\(why): sent SIGHUP to pid \(pid) instead; the reload's outcome shows in `systemctl status` and the journal")
         return 0
     }
 
@@ -138,6 +152,7 @@ public struct ControlTool: Sendable {
             return switch error {
             case "io.hivekit.Daemon.ConfigurationInvalid": 78
             case "io.hivekit.Daemon.PermissionDenied": 77
+            case "io.hivekit.Daemon.Unavailable": 69
             default: 1
             }
         }

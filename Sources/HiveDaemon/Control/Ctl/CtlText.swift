@@ -100,6 +100,12 @@ enum CtlText {
         }).joined(separator: "\n")
     }
 
+    /// An error reply's `message`, else its name.
+    static func message(of reply: ControlReply, path: String) -> String {
+        struct Parameters: Decodable { let message: String? }
+        return (try? reply.parameters(Parameters.self, path: path))?.message ?? reply.error ?? ""
+    }
+
     /// An error reply as a line: `FILE:LINE: message` for an invalid configuration.
     static func error(_ name: String, _ reply: ControlReply, path: String) -> String {
         struct Parameters: Decodable {
@@ -124,6 +130,10 @@ enum CtlText {
             return "\(path): permission denied: only root, the daemon's user and members of control.group may use it"
         case "org.varlink.service.InvalidParameter":
             return "invalid parameter: \(parameters?.parameter ?? "?")"
+        case "io.hivekit.Daemon.LimitExceeded":
+            return "over the limit: \(parameters?.message ?? parameters?.parameter ?? "?")"
+        case "io.hivekit.Daemon.Unavailable":
+            return "\(path): the daemon turned the connection away: \(parameters?.message ?? "unavailable"); try again"
         default:
             let detail = parameters?.message ?? parameters?.method ?? parameters?.interface ?? ""
             return "\(path): \(name)\(detail.isEmpty ? "" : ": \(detail)")"

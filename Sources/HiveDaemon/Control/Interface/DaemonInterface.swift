@@ -78,6 +78,8 @@ enum DaemonInterface {
         method GetProfile() -> (startup: []Timing, blame: []Timing, critical_path: []Timing)
 
         # Delivers custom(name, parameters) to every module; answers once all handled it.
+        # name: 1 to 255 bytes; parameters: at most 64, of at most 16384 bytes in all
+        # (keys and values), else LimitExceeded.
         method SendEvent(name: string, parameters: ?[string]string) -> (
           delivered: int,
           failures: []Failure
@@ -99,7 +101,7 @@ enum DaemonInterface {
         # replies are sent, one per delivered event (module is null), also for events
         # delivered only to modules joining or leaving; during a reload the reload
         # event's reply comes last. Until the client hangs up; a client that falls
-        # 4096 replies behind is dropped.
+        # 4096 replies behind is dropped. Names in replies are cut at 255 bytes.
         method Subscribe() -> (
           event: string,
           name: ?string,
@@ -124,6 +126,13 @@ enum DaemonInterface {
 
         # The caller is not root, the daemon's user or a member of control.group.
         error PermissionDenied ()
+
+        # A parameter is over its limit (limit: in bytes, or a count); nothing was done.
+        error LimitExceeded (parameter: string, limit: int, message: string)
+
+        # The connection was turned away before any call was read, and closed: every
+        # client slot is taken, or the daemon is out of file descriptors. Nothing was done.
+        error Unavailable (message: string)
 
         """
 

@@ -19,6 +19,11 @@ enum VarlinkError: Error, Sendable, Equatable {
     case reloadFailed(module: String, event: String, message: String)
     /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event now.
     case eventRefused(event: String, message: String)
+    /// `io.hivekit.Daemon.LimitExceeded`: a parameter is over its limit; nothing was done.
+    case limitExceeded(parameter: String, limit: Int, message: String)
+    /// `io.hivekit.Daemon.Unavailable`: the connection is turned away before any call is
+    /// read (every client slot taken, or no file descriptor left); nothing was done.
+    case unavailable(message: String)
 
     /// The error's fully qualified name.
     var name: String {
@@ -31,6 +36,8 @@ enum VarlinkError: Error, Sendable, Equatable {
         case .configurationInvalid: "io.hivekit.Daemon.ConfigurationInvalid"
         case .reloadFailed: "io.hivekit.Daemon.ReloadFailed"
         case .eventRefused: "io.hivekit.Daemon.EventRefused"
+        case .limitExceeded: "io.hivekit.Daemon.LimitExceeded"
+        case .unavailable: "io.hivekit.Daemon.Unavailable"
         }
     }
 
@@ -43,6 +50,7 @@ enum VarlinkError: Error, Sendable, Equatable {
         var interface: String?
         var method: String?
         var parameter: String?
+        var limit: Int?
         var file: String?
         var line: Int?
         var module: String?
@@ -64,6 +72,10 @@ enum VarlinkError: Error, Sendable, Equatable {
             (parameters.module, parameters.event, parameters.message) = (module, event, message)
         case .eventRefused(let event, let message):
             (parameters.event, parameters.message) = (event, message)
+        case .limitExceeded(let parameter, let limit, let message):
+            (parameters.parameter, parameters.limit, parameters.message) = (parameter, limit, message)
+        case .unavailable(let message):
+            parameters.message = message
         }
         return VarlinkCoding.encode(Message(error: name, parameters: parameters))
     }

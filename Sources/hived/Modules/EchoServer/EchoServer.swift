@@ -1,4 +1,5 @@
 import Dispatch
+import HiveDaemon
 import HiveKit
 import Logging
 
@@ -14,9 +15,9 @@ import Glibc
 /// removed from the store when the client leaves, so a restarted process can go on
 /// serving the very same connections.
 ///
-/// `@unchecked Sendable`: `connections`, `listener` and `isAcceptPaused` are touched only
-/// on `queue`, a serial queue: the source handlers run there and the methods hop onto it.
-/// The other properties are constants.
+/// `@unchecked Sendable`: `connections`, `listener`, `isAcceptPaused`, `shortage` and
+/// `shortageLog` are touched only on `queue`, a serial queue: the source handlers run there
+/// and the methods hop onto it. The other properties are constants.
 final class EchoServer: @unchecked Sendable {
     /// At most this many connections are accepted per readiness event, so a busy listener
     /// cannot starve the connections' reads.
@@ -29,6 +30,11 @@ final class EchoServer: @unchecked Sendable {
     private var connections: [ObjectIdentifier: EchoConnection] = [:]
     private var listener: DispatchSourceRead?
     private var isAcceptPaused = false
+    /// Since when `accept` fails for want of descriptors or memory (monotonic
+    /// nanoseconds), and how many times it failed; `nil` while it works.
+    private var shortage: (since: UInt64, failures: Int)?
+    /// One warning per 10 s while `accept` keeps failing.
+    private var shortageLog = LogThrottle(interval: .seconds(10))
     /// Accepted connections on their way to the store, in order.
     private let accepted: AsyncStream<Int32>.Continuation
     private var storing: Task<Void, Never>?
@@ -138,6 +144,7 @@ final class EchoServer: @unchecked Sendable {
         for _ in 0..<Self.acceptBurst {
             let client = accept(descriptor, nil, nil)
             if client >= 0 {
+                if let shortage { endShortage(shortage) }
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
                 if case .terminated = accepted.yield(client) { close(client) }
@@ -151,12 +158,35 @@ final class EchoServer: @unchecked Sendable {
             default:
                 // Out of descriptors or memory: a level-triggered source would fire again at
                 // once, so pause accepting for a moment instead of spinning.
-                let code = errno
-                logger.error("cannot accept a client: \(String(cString: strerror(code))) (errno \(code)); retrying in 100 ms")
+                noteShortage(errno)
                 pauseAccepting()
                 return
             }
         }
+    }
+
+    /// Logs that `accept` fails: at once the first time, then at most once per 10 s while
+    /// it lasts, with how many attempts failed. Call on `queue`.
+    private func noteShortage(_ code: Int32) {
+        let now = MonotonicClock.nanoseconds()
+        let ongoing = shortage ?? (since: now, failures: 0)
+        shortage = (ongoing.since, ongoing.failures + 1)
+        guard shortageLog.admit(now: now) != nil else { return }
+        let cause = "\(DescriptorShortage.describe(code)) (errno \(code))"
+        if ongoing.failures == 0 {
+            logger.error("cannot accept a client: \(cause); retrying every 100 ms until it is over")
+        } else {
+            let seconds = (now &- ongoing.since) / 1_000_000_000
+            logger.error("still cannot accept a client after \(seconds) s: \(cause); \(ongoing.failures + 1) attempts failed")
+        }
+    }
+
+    /// Logs that `accept` works again. Call on `queue`.
+    private func endShortage(_ ended: (since: UInt64, failures: Int)) {
+        let milliseconds = (MonotonicClock.nanoseconds() &- ended.since) / 1_000_000
+        logger.notice("accepting clients again after \(milliseconds) ms; \(ended.failures) attempts failed meanwhile")
+        shortage = nil
+        _ = shortageLog.reset()
     }
 
     /// Suspends the accept source for 100 ms. Call on `queue`.
