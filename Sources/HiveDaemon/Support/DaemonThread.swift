@@ -1,3 +1,4 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,13 +43,9 @@ enum DaemonThread {
         return true
     }
 
-    /// Names the calling thread through `/proc/thread-self/comm` (what
-    /// `pthread_setname_np`, which Swift does not import, writes).
+    /// Names the calling thread (`prctl(PR_SET_NAME)`, which `pthread_setname_np` calls
+    /// too), without a descriptor or `/proc`.
     private static func setName(_ name: String) {
-        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        _ = hive_set_thread_name(String(decoding: name.utf8.prefix(15), as: UTF8.self))
     }
 }
