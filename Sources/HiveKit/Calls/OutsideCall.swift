@@ -26,20 +26,29 @@ extension Hive {
     ///
     /// - Returns: whether a route handled it, and what a producing route produced (`nil`
     ///   for a route that only accepts).
-    /// - Throws: ``OutsideCall/Refusal``; a ``HiveError``: `.invalidRoute` for a malformed
-    ///   URL, `.refusedEvent` once the hive has stopped, the handler's failure.
+    /// - Throws: ``OutsideCall/Refusal`` (`.notFound` for a malformed URL too, saying what
+    ///   is wrong); a ``HiveError``: `.refusedEvent` once the hive has stopped, the
+    ///   handler's failure.
     package func openFromOutside(
         _ url: String, parameters: [String: String]
     ) async throws -> (handled: Bool, result: (any Sendable)?) {
-        let routing = try await router.route(url, extras: parameters) { route in
-            route.exported || self.exportsByDescriptor(route)
+        let routing: Router.Routing
+        do {
+            routing = try await router.route(url, extras: parameters) { route in
+                route.exported || self.exportsByDescriptor(route)
+            }
+        } catch {
+            let message = error.message
+            if error.code == .invalidRoute { throw OutsideCall.Refusal.notFound(message) }
+            throw error
         }
         if let (result, _) = routing.handled { return (true, result is Void ? nil : result) }
         if routing.called > 0 { return (false, nil) }
         if let refused = routing.refused {
             let module = refused.owner.map { " of module '\($0)'" } ?? ""
+            let matching = refused.text == url ? "" : ", which '\(url)' matches,"
             throw OutsideCall.Refusal.notExported(
-                "route '\(refused.text)'\(module) matches '\(url)' but is not exported: only the process itself may open it")
+                "route '\(refused.text)'\(module)\(matching) is not exported: only the daemon's own modules may open it")
         }
         throw OutsideCall.Refusal.notFound("no route matches '\(url)'")
     }
@@ -56,7 +65,7 @@ extension Hive {
         }
         guard found.exported || exportsByDescriptor(found) else {
             throw OutsideCall.Refusal.notExported(
-                "action '\(action)' of target '\(target)' is not exported: only the process itself may perform it")
+                "action '\(action)' of target '\(target)' is not exported: only the daemon's own modules may perform it")
         }
         return try await found.call(
             ActionRequest(target: target, action: action, parameters: parameters, url: nil, queryNames: Set(parameters.keys)))

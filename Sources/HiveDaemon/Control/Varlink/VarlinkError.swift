@@ -17,8 +17,15 @@ enum VarlinkError: Error, Sendable, Equatable {
     case configurationInvalid(file: String, line: Int?, message: String)
     /// `io.hivekit.Daemon.ReloadFailed`: a module failed while the new configuration was applied.
     case reloadFailed(module: String, event: String, message: String)
-    /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event now.
+    /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event (or call) now.
     case eventRefused(event: String, message: String)
+    /// `io.hivekit.Daemon.NotFound`: no route matches the URL; no such target or action.
+    case notFound(message: String)
+    /// `io.hivekit.Daemon.NotExported`: the route or action is not callable from outside.
+    case notExported(message: String)
+    /// `io.hivekit.Daemon.CallFailed`: the handler threw, ran past the event budget, or
+    /// returned what JSON cannot carry.
+    case callFailed(module: String?, message: String)
 
     /// The error's fully qualified name.
     var name: String {
@@ -31,6 +38,9 @@ enum VarlinkError: Error, Sendable, Equatable {
         case .configurationInvalid: "io.hivekit.Daemon.ConfigurationInvalid"
         case .reloadFailed: "io.hivekit.Daemon.ReloadFailed"
         case .eventRefused: "io.hivekit.Daemon.EventRefused"
+        case .notFound: "io.hivekit.Daemon.NotFound"
+        case .notExported: "io.hivekit.Daemon.NotExported"
+        case .callFailed: "io.hivekit.Daemon.CallFailed"
         }
     }
 
@@ -64,6 +74,10 @@ enum VarlinkError: Error, Sendable, Equatable {
             (parameters.module, parameters.event, parameters.message) = (module, event, message)
         case .eventRefused(let event, let message):
             (parameters.event, parameters.message) = (event, message)
+        case .notFound(let message), .notExported(let message):
+            parameters.message = message
+        case .callFailed(let module, let message):
+            (parameters.module, parameters.message) = (module, message)
         }
         return VarlinkCoding.encode(Message(error: name, parameters: parameters))
     }
