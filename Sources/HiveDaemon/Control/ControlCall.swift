@@ -1,5 +1,6 @@
 import Dispatch
 import HiveKit
+import Logging
 import Synchronization
 
 /// One `OpenURL` or `PerformAction`: the handler runs on a task of its own, as a module's
@@ -20,9 +21,9 @@ final class ControlCall: Sendable {
 
     /// Runs `body` and sends what it returns to `reply`, or, once `budget` has passed, an
     /// `io.hivekit.Daemon.CallFailed` saying that `what` (`OpenURL 'hive://…'`) ran past
-    /// it; `reply` is called exactly once.
+    /// it, which `logger` is told too; `reply` is called exactly once.
     static func run(
-        _ what: String, within budget: Duration, reply: @escaping @Sendable ([UInt8]) -> Void,
+        _ what: String, within budget: Duration, logger: Logger, reply: @escaping @Sendable ([UInt8]) -> Void,
         _ body: @escaping @Sendable () async -> [UInt8]
     ) {
         let call = ControlCall(reply: reply)
@@ -42,7 +43,10 @@ final class ControlCall: Sendable {
                 ).encoded)
             // Cancellation handlers are the handler's code, run by `cancel()`: not on the
             // timer's queue, which every budget shares.
-            DispatchQueue.global().async { task.cancel() }
+            DispatchQueue.global().async {
+                task.cancel()
+                logger.warning("\(what) from the control socket ran past the event budget of \(budget.shortDescription); cancelled")
+            }
         }
         call.timer.store(timer, ordering: .sequentiallyConsistent)
         if call.isAnswered.load(ordering: .sequentiallyConsistent) { DeadlineTimer.shared.cancel(timer) }

@@ -39,7 +39,9 @@ extension DaemonControl {
             }
         }
         if daemon.inbox.isClosed { throw .eventRefused(event: call.name, message: HiveDaemon.stoppingRefusal) }
-        ControlCall.run(what, within: hive.defaultBudget, reply: { [weak server] bytes in server?.reply(bytes, to: connection) }, body)
+        ControlCall.run(
+            what, within: hive.defaultBudget, logger: daemon.logger,
+            reply: { [weak server] bytes in server?.reply(bytes, to: connection) }, body)
         return .later
     }
 

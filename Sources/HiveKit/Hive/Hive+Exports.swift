@@ -8,8 +8,11 @@ extension Hive {
     }
 
     /// Whether the descriptor of the action's module exports it
-    /// (``ModuleDescriptor/exportedActions``, by name).
+    /// (``ModuleDescriptor/exportedActions``: by name, or `Target.action` for an action of
+    /// one of the module's target types).
     func exportsByDescriptor(_ action: Action) -> Bool {
-        state.withLock { $0.entry(named: action.owner)?.descriptor.exportedActions.contains(action.name) } ?? false
+        let name = action.target == action.owner
+            ? action.name : "\(action.target.dropFirst(action.owner.count + 1)).\(action.name)"
+        return state.withLock { $0.entry(named: action.owner)?.descriptor.exportedActions.contains(name) } ?? false
     }
 }

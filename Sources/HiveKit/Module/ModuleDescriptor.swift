@@ -25,7 +25,8 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// `export: {routes: […]}` or a module annotation's `exportedRoutes`.
     public var exportedRoutes: Set<String>
     /// Names of the module's actions that calls from outside the process (`PerformAction`)
-    /// may reach, besides those registered with `exported: true`. Set by the
+    /// may reach (`Target.action` for an action of one of its target types), besides those
+    /// registered with `exported: true`. Set by the
     /// configuration's `export: {actions: […]}` or a module annotation's `exportedActions`.
     public var exportedActions: Set<String>
 

@@ -200,9 +200,12 @@ public struct Router: Sendable {
         _ table: RouteStore.Candidates, url: String, query: [String: String], allQuery: [String: [String]],
         extras: [String: any Sendable]
     ) -> [RouteTable.Match] {
+        let matches = table.matches
+        // The common case, a table of patterns and a URL without a fragment: no copy.
+        if table.custom.isEmpty, matches.fragment.isEmpty, matches.prefix.isEmpty { return matches.exact }
         let custom = customMatches(table.custom, in: table.url, text: url, query: query, allQuery: allQuery, extras: extras)
-        let exact = custom.isEmpty ? table.matches.exact : (table.matches.exact + custom).sorted { $0.route.precedes($1.route) }
-        return table.matches.fragment + exact + table.matches.prefix
+        let exact = custom.isEmpty ? matches.exact : (matches.exact + custom).sorted { $0.route.precedes($1.route) }
+        return matches.fragment + exact + matches.prefix
     }
 
     /// The matches of routes with matchers of their own, asked outside any lock.

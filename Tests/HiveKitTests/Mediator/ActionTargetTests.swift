@@ -92,6 +92,25 @@ final class TargetA: ActionTarget {
         await hive.stop()
     }
 
+    @Test func aTargetsActionIsExportedByItsQualifiedName() async throws {
+        struct Offering: Module {
+            func setup(_ context: ModuleContext) async throws {
+                try context.mediator.register("cell") { _ in "the module's own" }
+                try context.mediator.register(target: "A") { TargetA() }
+            }
+        }
+        let descriptor = ModuleDescriptor(name: "ModuleA", exportedActions: ["A.cell"])
+        let hive = try makeHive([ModuleRegistration(descriptor, module: Offering())])
+        try await hive.start()
+        let exported = hive.mediator.definitions.filter(\.exported).map { "\($0.target).\($0.name)" }
+        #expect(exported == ["ModuleA.A.cell"])
+        #expect(try await hive.performFromOutside(target: "ModuleA.A", action: "cell", parameters: ["identifier": "x"]) as? Int == 1)
+        await #expect(throws: OutsideCall.Refusal.self) {
+            try await hive.performFromOutside(target: "ModuleA", action: "cell", parameters: [:])
+        }
+        await hive.stop()
+    }
+
     @Test func aModulesTargetsAndTheirKeptInstancesGoWithIt() async throws {
         let counter = Counter()
         let hive = try await startedHive(counter)

@@ -143,6 +143,9 @@ extension ControlSocketTests {
             let quick = try await fixture.ctl("perform", "a", "rehearse", "ok=yes")
             #expect(quick.status == 0, "\(quick)")
             try await fixture.stop()
+            #expect(fixture.hived.stderr.contains(
+                "warning OpenURL 'hive://a/rehearse' from the control socket ran past the event budget of 1.0s; cancelled"),
+                "\(fixture.hived.stderr)")
         }
 
         @Test func aCallWaitsBehindNoEvent() async throws {
