@@ -132,6 +132,9 @@ final class DaemonInbox: Sendable {
         return request
     }
 
+    /// Whether a stop was posted: nothing is taken any more.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// How many requests merged into, or replaced, one already waiting so far.
     var coalescedCount: Int { state.withLock { $0.coalesced } }
 
