@@ -20,9 +20,9 @@ extension HivedUnderSystemdTests {
             } ?? ""))
     }
 
-    @Test("socket activation: with hived stopped, a client connects to hived.socket and the line comes back")
-    func socketActivationStartsHived() async throws {
-        let hived = try hived
+    @Test("socket activation: with hived stopped, a client connects to hived.socket and the line comes back", arguments: SystemdRelease.selected)
+    func socketActivationStartsHived(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.echoConfig("{socket: echo}"))
         try await withSocketUnit(hived) { port in
             #expect(try await hived.property("ActiveState") == "inactive", "hived waits for its first client")
@@ -43,9 +43,9 @@ extension HivedUnderSystemdTests {
     }
 
     @Test("systemctl restart refuses no connection: 200 connect-and-send cycles across it all succeed",
-          arguments: [false, true])
-    func restartRefusesNoConnection(activated: Bool) async throws {
-        let hived = try hived
+          arguments: SystemdRelease.selected, [false, true])
+    func restartRefusesNoConnection(release: SystemdRelease, activated: Bool) async throws {
+        let hived = try hived(release)
         if activated {
             try await hived.prepare(config: Self.echoConfig("{socket: echo}"))
             try await withSocketUnit(hived) { port in
@@ -84,9 +84,9 @@ extension HivedUnderSystemdTests {
     }
 
     @Test("systemctl restart cuts no connection: a line sent after it on the same connection comes back",
-          arguments: [false, true])
-    func restartKeepsConnections(activated: Bool) async throws {
-        let hived = try hived
+          arguments: SystemdRelease.selected, [false, true])
+    func restartKeepsConnections(release: SystemdRelease, activated: Bool) async throws {
+        let hived = try hived(release)
         let body: (UInt16) async throws -> Void = { port in
             let client = try EchoClient.connect(port: port).get()
             defer { close(client) }
@@ -111,9 +111,9 @@ extension HivedUnderSystemdTests {
         }
     }
 
-    @Test("a reload that removes the echo-server closes its connections and empties its part of the store")
-    func reloadRemovalClearsTheStore() async throws {
-        let hived = try hived
+    @Test("a reload that removes the echo-server closes its connections and empties its part of the store", arguments: SystemdRelease.selected)
+    func reloadRemovalClearsTheStore(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let port = try await startEchoServer(hived)
         let client = try EchoClient.connect(port: port).get()
         defer { close(client) }
