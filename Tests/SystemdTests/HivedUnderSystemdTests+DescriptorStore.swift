@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// What systemd 252 does with the descriptor store beyond `systemctl restart` (tested with
-/// the sockets): a restart by `Restart=` keeps it, a stop discards it, and a unit without
-/// a store makes the echo-server say so and serve on.
+/// What systemd 252 and 257 do with the descriptor store beyond `systemctl restart` (tested
+/// with the sockets): a restart by `Restart=` keeps it, a stop discards it (unless 257's
+/// `FileDescriptorStorePreserve=yes`: HivedUnderSystemdTests+DescriptorStorePreserve.swift),
+/// and a unit without a store makes the echo-server say so and serve on.
 extension HivedUnderSystemdTests {
     @Test("a restart by Restart= after SIGKILL keeps the store: a connection open before echoes after", arguments: SystemdRelease.selected)
     func restartAfterKillKeepsConnections(release: SystemdRelease) async throws {

@@ -18,9 +18,10 @@ extension SystemdContainer {
     /// DIR still exists then, stops the container and cleans up.
     ///
     /// With UNIFIED non-empty the container gets cgroup v2 alone
-    /// (`SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1`), mounted from this machine's unified hierarchy
-    /// (on this machine one beside the v1 controllers, none of which it has): systemd 257
-    /// refuses the legacy hierarchies, and only on v2 hands out `MEMORY_PRESSURE_WATCH`.
+    /// (`SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1`), its part of this machine's unified hierarchy
+    /// mounted at its /sys/fs/cgroup: systemd 257 no longer supports the legacy hierarchies,
+    /// and only on v2 hands out `MEMORY_PRESSURE_WATCH`. (Here that hierarchy sits beside
+    /// the v1 controllers, so it has none of its own: no memory controller, for one.)
     ///
     /// nspawn starts in a cgroup of its own, MACHINE, below the launcher's (in the
     /// `name=systemd` and unified hierarchies; the paths go to DIR/cgroups for the stop
