@@ -5,7 +5,9 @@ enum EmbeddedConfiguration {
         # hived's embedded default: demo modules that show the lifecycle in the log.
         # Try: kill -HUP (reload), -TSTP / -CONT (background / foreground),
         # -USR1 (custom:stats: the reporter resolves a service and performs an action),
-        # -USR2 (custom:rotate: it opens a route), -TERM (stop).
+        # -USR2 (custom:rotate: it opens a route), -TERM (stop). With a control socket:
+        # hived ctl open hive://heartbeat/status, hived ctl perform heartbeat beats (both
+        # exported below); heartbeat's reset route and action stay private to the daemon.
         environment: development
         log: {level: info, target: auto}
         budgets: {event: 5s, stop: 30s}
@@ -20,6 +22,7 @@ enum EmbeddedConfiguration {
             type: heartbeat
             async: true
             settings: {interval: 5s}
+            export: {routes: ["hive://heartbeat/status"], actions: [beats]}
           - name: api
             type: echo
             priority: 10

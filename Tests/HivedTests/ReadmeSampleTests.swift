@@ -85,6 +85,53 @@ import Testing
         try Self.check("quick-start", against: hived.stderr)
     }
 
+    /// The `hived ctl` commands of the sample block `name`, each with the lines it prints
+    /// (stdout, then stderr) and the exit status its comment names (`# exit 67`; else 0).
+    static func commands(_ name: String) throws -> [(arguments: [String], output: [String], status: Int32)] {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- sample: \(name) -->"), "no sample '\(name)' in README.md")
+        let rest = text[marker.upperBound...]
+        let open = try #require(rest.range(of: "```console\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        var commands: [(arguments: [String], output: [String], status: Int32)] = []
+        for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") {
+            guard line.hasPrefix("$ ") else {
+                if !commands.isEmpty { commands[commands.count - 1].output.append(String(line)) }
+                continue
+            }
+            let (command, comment) = line.dropFirst(2).firstRange(of: "#").map {
+                (line.dropFirst(2)[..<$0.lowerBound], line.dropFirst(2)[$0.upperBound...])
+            } ?? (line.dropFirst(2), "")
+            let words = command.split(separator: " ").map(String.init)
+            guard words.first == ".build/debug/hived", words.dropFirst().first == "ctl" else { continue }
+            let status = comment.firstMatch(of: /exit ([0-9]+)/).flatMap { Int32($0.1) } ?? 0
+            commands.append((Array(words.dropFirst(2)), [], status))
+        }
+        return commands
+    }
+
+    @Test func theQuickStartCalls() async throws {
+        let directory = try TestDirectory()
+        let config = try directory.write("embedded.yaml", EmbeddedConfiguration.yaml)
+        let hived = try HivedProcess(
+            ["run", "--config", config], in: directory,
+            environment: ["STATE_DIRECTORY": directory.path, "RUNTIME_DIRECTORY": directory.path])
+        try await hived.waitForReady()
+        let commands = try Self.commands("quick-start-calls")
+        #expect(commands.count == 4)
+        for (arguments, expected, status) in commands {
+            let run = try await ControlSocketTests.CtlTests.runCtl(arguments, environment: ["RUNTIME_DIRECTORY": directory.path])
+            #expect(run.status == status, "ctl \(arguments): \(run)")
+            let lines = (run.stdout + run.stderr).split(separator: "\n").map(String.init)
+            #expect(lines.count == expected.count, "ctl \(arguments) printed \(lines), the README \(expected)")
+            for (line, sample) in zip(lines, expected) {
+                #expect(line.wholeMatch(of: try Self.pattern(sample)) != nil, "ctl \(arguments): \(line) is not like \(sample)")
+            }
+        }
+        hived.signal(SIGTERM)
+        #expect(try await hived.exitStatus() == 0)
+    }
+
     @Test func theStallLine() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("hived.yaml", """

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 extension HivedUnderSystemdTests {
-    @Test("systemctl reload goes through hived ctl reload: a bad file fails it with the daemon's FILE:LINE")
-    func reloadThroughTheControlSocket() async throws {
-        let hived = try hived
+    @Test("systemctl reload goes through hived ctl reload: a bad file fails it with the daemon's FILE:LINE", arguments: SystemdRelease.selected)
+    func reloadThroughTheControlSocket(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let container = hived.container
         let good = Self.config("""
               - name: keeper
@@ -57,9 +57,9 @@ extension HivedUnderSystemdTests {
         #expect(try await eventually { try hived.probe("keeper").steps.filter { $0 == "keeper.reload" }.count > reloads })
     }
 
-    @Test("systemctl reload still reloads with the control socket off: hived ctl reload falls back to SIGHUP")
-    func reloadWithTheSocketOff() async throws {
-        let hived = try hived
+    @Test("systemctl reload still reloads with the control socket off: hived ctl reload falls back to SIGHUP", arguments: SystemdRelease.selected)
+    func reloadWithTheSocketOff(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let config = Self.config("""
               - name: keeper
                 type: probe
@@ -81,9 +81,9 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("ActiveState") == "active")
     }
 
-    @Test("control: {group: hived}, as the README advises: hived starts, a member of hived is served, others are not")
-    func operatorsInTheControlGroup() async throws {
-        let hived = try hived
+    @Test("control: {group: hived}, as the README advises: hived starts, a member of hived is served, others are not", arguments: SystemdRelease.selected)
+    func operatorsInTheControlGroup(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let container = hived.container
         try await container.check(["sh", "-c", """
             id ops-member >/dev/null 2>&1 || useradd --no-create-home --groups hived ops-member

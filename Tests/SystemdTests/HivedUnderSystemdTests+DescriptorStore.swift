@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 
-/// What systemd 252 does with the descriptor store beyond `systemctl restart` (tested with
-/// the sockets): a restart by `Restart=` keeps it, a stop discards it, and a unit without
-/// a store makes the echo-server say so and serve on.
+/// What systemd 252 and 257 do with the descriptor store beyond `systemctl restart` (tested
+/// with the sockets): a restart by `Restart=` keeps it, a stop discards it (unless 257's
+/// `FileDescriptorStorePreserve=yes`: HivedUnderSystemdTests+DescriptorStorePreserve.swift),
+/// and a unit without a store makes the echo-server say so and serve on.
 extension HivedUnderSystemdTests {
-    @Test("a restart by Restart= after SIGKILL keeps the store: a connection open before echoes after")
-    func restartAfterKillKeepsConnections() async throws {
-        let hived = try hived
+    @Test("a restart by Restart= after SIGKILL keeps the store: a connection open before echoes after", arguments: SystemdRelease.selected)
+    func restartAfterKillKeepsConnections(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let port = try await startEchoServer(hived)
         let client = try EchoClient.connect(port: port).get()
         defer { close(client) }
@@ -31,9 +32,9 @@ extension HivedUnderSystemdTests {
                 "\(journal)")
     }
 
-    @Test("systemctl stop, then start: the store is discarded, the connection is closed and nothing comes back")
-    func stopDiscardsTheStore() async throws {
-        let hived = try hived
+    @Test("systemctl stop, then start: the store is discarded, the connection is closed and nothing comes back", arguments: SystemdRelease.selected)
+    func stopDiscardsTheStore(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let port = try await startEchoServer(hived)
         let client = try EchoClient.connect(port: port).get()
         defer { close(client) }
@@ -54,9 +55,9 @@ extension HivedUnderSystemdTests {
         #expect(EchoClient.echo("after the start", on: newcomer) == "after the start")
     }
 
-    @Test("FileDescriptorStoreMax=0 (a drop-in): the echo-server warns, naming FileDescriptorStoreMax=, and still echoes")
-    func noStoreWarnsAndEchoes() async throws {
-        let hived = try hived
+    @Test("FileDescriptorStoreMax=0 (a drop-in): the echo-server warns, naming FileDescriptorStoreMax=, and still echoes", arguments: SystemdRelease.selected)
+    func noStoreWarnsAndEchoes(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await withDropIn(hived, "[Service]\nFileDescriptorStoreMax=0\n") {
             let port = try await startEchoServer(hived)
             let invocation = try await hived.property("InvocationID")

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 extension HivedUnderSystemdTests {
-    @Test("a module that fails init leaves the unit failed, named in the status line and the journal")
-    func failingInitFailsTheUnit() async throws {
-        let hived = try hived
+    @Test("a module that fails init leaves the unit failed, named in the status line and the journal", arguments: SystemdRelease.selected)
+    func failingInitFailsTheUnit(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: sound
                 type: probe
@@ -37,9 +37,9 @@ extension HivedUnderSystemdTests {
         #expect(named, "the journal names the failing module")
     }
 
-    @Test("a stalled module stops the watchdog pings; systemd restarts hived, which is active again")
-    func watchdogRestartsAStalledHived() async throws {
-        let hived = try hived
+    @Test("a stalled module stops the watchdog pings; systemd restarts hived, which is active again", arguments: SystemdRelease.selected)
+    func watchdogRestartsAStalledHived(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: hung
                 type: probe
@@ -81,9 +81,9 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("SubState") == "running")
     }
 
-    @Test("systemctl kill: SIGUSR1 fires the mapped custom event, SIGTSTP/SIGCONT background/foreground")
-    func signalsBecomeEvents() async throws {
-        let hived = try hived
+    @Test("systemctl kill: SIGUSR1 fires the mapped custom event, SIGTSTP/SIGCONT background/foreground", arguments: SystemdRelease.selected)
+    func signalsBecomeEvents(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config(signals: #"{SIGUSR1: "custom:rotate"}"#, """
               - name: ears
                 type: probe

@@ -15,9 +15,10 @@ extension HivedUnderSystemdTests {
 
     @Test(
         "kvd installed as its README says runs under its own unit: ready, HTTP, reload through kvd ctl, a bad file refused with FILE:LINE, a clean stop, the journal as kvd",
-        .enabled(if: keyValueShouldRun, "Examples/KeyValue is not built (scripts/test builds it)"))
-    func keyValueDaemonUnderItsOwnUnit() async throws {
-        let container = try hived.container
+        .enabled(if: keyValueShouldRun, "Examples/KeyValue is not built (scripts/test builds it)"),
+        arguments: SystemdRelease.selected)
+    func keyValueDaemonUnderItsOwnUnit(release: SystemdRelease) async throws {
+        let container = try hived(release).container
         #expect(FileManager.default.fileExists(atPath: Self.keyValueBinary), "build Examples/KeyValue first")
         // The README's installation, into the container.
         let binary = container.hostPath("/usr/local/bin/kvd")

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 extension HivedUnderSystemdTests {
-    @Test("systemctl start returns only after READY=1: an init held open holds it back")
-    func startWaitsForReadiness() async throws {
-        let hived = try hived
+    @Test("systemctl start returns only after READY=1: an init held open holds it back", arguments: SystemdRelease.selected)
+    func startWaitsForReadiness(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: slow
                 type: probe
@@ -28,9 +28,9 @@ extension HivedUnderSystemdTests {
                 "\(hived.shown("slow"))")
     }
 
-    @Test("systemctl reload runs the reload events and the unit stays active")
-    func reloadRunsReloadEvents() async throws {
-        let hived = try hived
+    @Test("systemctl reload runs the reload events and the unit stays active", arguments: SystemdRelease.selected)
+    func reloadRunsReloadEvents(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: kept
                 type: probe
@@ -57,9 +57,9 @@ extension HivedUnderSystemdTests {
         #expect(try !hived.steps("kept").contains("kept.teardown"))
     }
 
-    @Test("during a slow reload the unit shows reloading, then active again")
-    func slowReloadShowsReloading() async throws {
-        let hived = try hived
+    @Test("during a slow reload the unit shows reloading, then active again", arguments: SystemdRelease.selected)
+    func slowReloadShowsReloading(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: sluggish
                 type: probe
@@ -78,9 +78,9 @@ extension HivedUnderSystemdTests {
         #expect(try await eventually { try await hived.property("ActiveState") == "active" })
     }
 
-    @Test("a reload with a broken config changes nothing and puts the error in the status line")
-    func brokenReloadKeepsOldConfig() async throws {
-        let hived = try hived
+    @Test("a reload with a broken config changes nothing and puts the error in the status line", arguments: SystemdRelease.selected)
+    func brokenReloadKeepsOldConfig(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let good = Self.config(signals: #"{SIGUSR1: "custom:ping"}"#, """
               - name: keeper
                 type: probe
@@ -134,9 +134,9 @@ extension HivedUnderSystemdTests {
             settings: {path: /var/lib/hived/order.jsonl}
         """)
 
-    @Test("systemctl stop: terminate in priority order, teardown in reverse, unit inactive")
-    func stopRunsTeardownInReverse() async throws {
-        let hived = try hived
+    @Test("systemctl stop: terminate in priority order, teardown in reverse, unit inactive", arguments: SystemdRelease.selected)
+    func stopRunsTeardownInReverse(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.orderedModules)
         #expect(try await hived.systemctl("start").status == 0)
 
@@ -154,9 +154,9 @@ extension HivedUnderSystemdTests {
         #expect(lastTerminate < firstTeardown, "every terminate comes before any teardown: \(steps)")
     }
 
-    @Test("the journal records the stop per module: HIVE_MODULE/HIVE_EVENT, terminate in order, teardown in reverse")
-    func stopIsJournaledPerModule() async throws {
-        let hived = try hived
+    @Test("the journal records the stop per module: HIVE_MODULE/HIVE_EVENT, terminate in order, teardown in reverse", arguments: SystemdRelease.selected)
+    func stopIsJournaledPerModule(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.orderedModules)
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")

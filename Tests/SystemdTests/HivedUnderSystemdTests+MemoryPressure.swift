@@ -12,11 +12,13 @@ import Testing
 /// be made to stall; but `/proc/pressure/memory` counts every task on the machine, so a
 /// stall made outside the container (``MemoryThrasher``) is a real PSI event for the
 /// packaged hived. The FIFO and socket forms of the protocol are tested at process level
-/// (MemoryPressureTests).
+/// (MemoryPressureTests). systemd 257 hands hived a watch of its own
+/// (HivedUnderSystemdTests+MemoryPressureWatch.swift).
 extension HivedUnderSystemdTests {
-    @Test("as the hived user, hived arms a PSI trigger on /proc/pressure/memory (its cgroup's file belongs to root)")
-    func armsTheSystemWidePsiTrigger() async throws {
-        let hived = try hived
+    @Test("as the hived user, hived arms a PSI trigger on /proc/pressure/memory (its cgroup's file belongs to root)",
+          arguments: SystemdRelease.legacy)
+    func armsTheSystemWidePsiTrigger(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.config("""
               - name: frugal
                 type: probe
@@ -39,9 +41,10 @@ extension HivedUnderSystemdTests {
         #expect(fds.contains("/proc/pressure/memory"), "\(fds)")
     }
 
-    @Test("real memory pressure: the kernel's PSI trigger fires and every module gets memoryWarning with source psi and some_avg10")
-    func realPressureGivesAMemoryWarning() async throws {
-        let hived = try hived
+    @Test("real memory pressure: the kernel's PSI trigger fires and every module gets memoryWarning with source psi and some_avg10",
+          arguments: SystemdRelease.legacy)
+    func realPressureGivesAMemoryWarning(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: """
             environment: testing
             log: {level: debug, target: auto}

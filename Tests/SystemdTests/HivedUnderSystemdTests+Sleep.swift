@@ -5,7 +5,8 @@ import Testing
 /// `PrepareForSleep` around `systemctl suspend`, and signals from anyone else.
 ///
 /// The container's kernel offers no sleep state (`/sys/power/state` is empty, so logind's
-/// `CanSuspend` is `na`); ``enableSuspend()`` bind-mounts a file holding `freeze mem` over
+/// `CanSuspend` is `na` on 252 and fails with `Read-only file system` on 257);
+/// ``enableSuspend(_:)`` bind-mounts a file holding `freeze mem` over
 /// it inside the container only and restarts logind. `systemctl suspend` then runs
 /// logind's whole cycle: `PrepareForSleep(true)`, waiting for delay locks, then
 /// `systemd-sleep` writes `mem` into that file and returns, then `PrepareForSleep(false)`.
@@ -30,10 +31,10 @@ extension HivedUnderSystemdTests {
         """
     }
 
-    @Test("hived holds logind's delay lock for sleep while it runs, as the hived user")
-    func holdsADelayLock() async throws {
-        let hived = try hived
-        try await enableSuspend()
+    @Test("hived holds logind's delay lock for sleep while it runs, as the hived user", arguments: SystemdRelease.selected)
+    func holdsADelayLock(release: SystemdRelease) async throws {
+        let hived = try hived(release)
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
         #expect(try await hived.systemctl("start").status == 0)
         let pid = try await hived.property("MainPID")
@@ -47,11 +48,11 @@ extension HivedUnderSystemdTests {
         #expect(inhibitors.contains("modules finish background work"))
     }
 
-    @Test("without polkitd logind refuses the hived user a delay lock: one info line, hived runs on; with polkitd, the lock")
-    func noPolkitNoDelayLock() async throws {
-        let hived = try hived
+    @Test("without polkitd logind refuses the hived user a delay lock: one info line, hived runs on; with polkitd, the lock", arguments: SystemdRelease.selected)
+    func noPolkitNoDelayLock(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let container = hived.container
-        try await enableSuspend()
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
         // As on a machine without polkitd (Priority: optional in Debian): stopped, and its
         // D-Bus activation file out of the way, so the bus cannot start it when logind asks.
@@ -86,15 +87,15 @@ extension HivedUnderSystemdTests {
                 "with polkitd the lock is granted:\n\(inhibitors)")
     }
 
-    @Test("systemctl suspend: every module gets background (reason sleep) before the lock goes; foreground and a new lock after")
-    func followsARealSuspend() async throws {
-        let hived = try hived
-        try await enableSuspend()
+    @Test("systemctl suspend: every module gets background (reason sleep) before the lock goes; foreground and a new lock after", arguments: SystemdRelease.selected)
+    func followsARealSuspend(release: SystemdRelease) async throws {
+        let hived = try hived(release)
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(stall: "1500ms"))
         #expect(try await hived.systemctl("start").status == 0)
         let pid = try await hived.property("MainPID")
         let invocation = try await hived.property("InvocationID")
-        let cursor = try await journalCursor()
+        let cursor = try await journalCursor(hived.container)
 
         #expect(try await hived.container.systemctl("suspend").status == 0)
         let resumed = try await eventually(timeout: .seconds(60)) {
@@ -110,7 +111,7 @@ extension HivedUnderSystemdTests {
         // The system slept only after both hooks returned: each started at its ts and
         // stalled 1.5 s; systemd-sleep logged its entry after the lock was released.
         let sleepEntry = try await eventuallyValue {
-            try await journalSince(cursor).first { $0["MESSAGE"]?.hasPrefix("Entering sleep state") == true }
+            try await journalSince(cursor, in: hived.container).first { $0["MESSAGE_ID"] == Self.sleepStart }
         }
         let slept = Double(sleepEntry?["__REALTIME_TIMESTAMP"] ?? "").map { $0 / 1_000_000 } ?? 0
         let lastBackground = backgrounds.map(\.ts).max() ?? .infinity
@@ -130,18 +131,18 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("MainPID") == pid)
     }
 
-    @Test("a background past sleep.budget: the lock goes at the budget naming the late modules; a stop then works as any stop")
-    func sleepBudgetReleasesTheLock() async throws {
-        let hived = try hived
-        try await enableSuspend()
+    @Test("a background past sleep.budget: the lock goes at the budget naming the late modules; a stop then works as any stop", arguments: SystemdRelease.selected)
+    func sleepBudgetReleasesTheLock(release: SystemdRelease) async throws {
+        let hived = try hived(release)
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(sleep: "{budget: 1s}", stall: "6s"))
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
-        let cursor = try await journalCursor()
+        let cursor = try await journalCursor(hived.container)
 
         #expect(try await hived.container.systemctl("suspend").status == 0)
         let sleepEntry = try await eventuallyValue(timeout: .seconds(30)) {
-            try await journalSince(cursor).first { $0["MESSAGE"]?.hasPrefix("Entering sleep state") == true }
+            try await journalSince(cursor, in: hived.container).first { $0["MESSAGE_ID"] == Self.sleepStart }
         }
         let backgrounds = try hived.probe("sleep").filter { $0.event == "background" }
         let slept = Double(sleepEntry?["__REALTIME_TIMESTAMP"] ?? "").map { $0 / 1_000_000 } ?? 0
@@ -150,7 +151,7 @@ extension HivedUnderSystemdTests {
         // hived's 1 s budget released the lock, not logind's InhibitDelayMaxSec= (5 s), which
         // would have logged that the timeout was reached.
         #expect(slept >= started + 0.9 && slept < started + 3, "slept at \(slept), background started at \(started)")
-        let logind = try await journalSince(cursor).compactMap { $0["MESSAGE"] }
+        let logind = try await journalSince(cursor, in: hived.container).compactMap { $0["MESSAGE"] }
         #expect(!logind.contains { $0.contains("inhibitor timeout is reached") }, "logind waited out its own delay: \(logind)")
         let warned = try await eventually(timeout: .seconds(15)) {
             try await hived.container.journal(invocation: invocation).contains {
@@ -174,10 +175,10 @@ extension HivedUnderSystemdTests {
         #expect(steps.filter { $0 == "teardown" }.count == 2, "\(steps)")
     }
 
-    @Test("PrepareForSleep from another bus name, even addressed to hived, changes nothing")
-    func ignoresPrepareForSleepFromOthers() async throws {
-        let hived = try hived
-        try await enableSuspend()
+    @Test("PrepareForSleep from another bus name, even addressed to hived, changes nothing", arguments: SystemdRelease.selected)
+    func ignoresPrepareForSleepFromOthers(release: SystemdRelease) async throws {
+        let hived = try hived(release)
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
         #expect(try await hived.systemctl("start").status == 0)
         let pid = try await hived.property("MainPID")
@@ -212,10 +213,10 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("StatusText") == "running 2 modules")
     }
 
-    @Test("SIGTSTP and sleep: suspended if either asks, foreground only when neither does")
-    func signalAndSleepInterplay() async throws {
-        let hived = try hived
-        try await enableSuspend()
+    @Test("SIGTSTP and sleep: suspended if either asks, foreground only when neither does", arguments: SystemdRelease.selected)
+    func signalAndSleepInterplay(release: SystemdRelease) async throws {
+        let hived = try hived(release)
+        try await enableSuspend(hived.container)
         try await hived.prepare(config: Self.sleepConfig(stall: "1ms"))
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
@@ -239,10 +240,14 @@ extension HivedUnderSystemdTests {
 
     // MARK: - Support
 
+    /// The `MESSAGE_ID` of systemd-sleep's entry as the system goes to sleep
+    /// (`SD_MESSAGE_SLEEP_START`): "Entering sleep state 'suspend'..." on 252, "Performing
+    /// sleep operation 'suspend'..." on 257.
+    static let sleepStart = "6bbd95ee977941e497c48be27c254128"
+
     /// Makes logind able to suspend inside the container (see the extension's comment);
     /// idempotent.
-    func enableSuspend() async throws {
-        let container = try hived.container
+    func enableSuspend(_ container: SystemdContainer) async throws {
         let canSuspend = ["busctl", "call", "org.freedesktop.login1", "/org/freedesktop/login1",
                           "org.freedesktop.login1.Manager", "CanSuspend"]
         if try await container.exec(canSuspend).output == #"s "yes""# { return }
@@ -257,15 +262,15 @@ extension HivedUnderSystemdTests {
         #expect(ready, "logind still cannot suspend in the container")
     }
 
-    /// The journal's cursor now.
-    func journalCursor() async throws -> String {
-        let result = try await hived.container.check(["journalctl", "--no-pager", "-n", "0", "--show-cursor"])
+    /// The container's journal's cursor now.
+    func journalCursor(_ container: SystemdContainer) async throws -> String {
+        let result = try await container.check(["journalctl", "--no-pager", "-n", "0", "--show-cursor"])
         return result.stdout.components(separatedBy: "-- cursor: ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
-    /// Journal entries after `cursor`, as field maps.
-    func journalSince(_ cursor: String) async throws -> [[String: String]] {
-        let result = try await hived.container.check(["journalctl", "--no-pager", "-o", "json", "--after-cursor=\(cursor)"])
+    /// The container's journal entries after `cursor`, as field maps.
+    func journalSince(_ cursor: String, in container: SystemdContainer) async throws -> [[String: String]] {
+        let result = try await container.check(["journalctl", "--no-pager", "-o", "json", "--after-cursor=\(cursor)"])
         return result.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?.compactMapValues { $0 as? String }
         }

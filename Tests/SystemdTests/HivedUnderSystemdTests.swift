@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 
-/// hived under a real systemd 252, booted in a throw-away container (see
-/// ``SystemdContainer``) with hived installed from its Debian package: readiness,
-/// reload, stop order, failures, the watchdog and signals, as an operator sees them
-/// through `systemctl` and `journalctl`.
+/// hived under real systemd 252 (Debian 12) and 257 (Debian 13), each booted in a
+/// throw-away container (see ``SystemdContainer``) with hived installed from its Debian
+/// package: readiness, reload, stop order, failures, the watchdog and signals, as an
+/// operator sees them through `systemctl` and `journalctl`.
 ///
-/// One container serves every test (booting is the slow part), so the tests run one at
-/// a time and each starts from a stopped hived with its own configuration.
+/// Every check takes the release as its argument (``SystemdRelease``) and runs on each; the
+/// checks of what only newer systemd offers (`Type=notify-reload`, `varlinkctl`,
+/// `MemoryPressureWatch=`, `FileDescriptorStorePreserve=`) take the modern releases alone.
+/// One container per release serves every test (booting is the slow part), so the tests
+/// run one at a time and each starts from a stopped hived with its own configuration.
 @Suite(
     "hived under real systemd",
     .serialized,
@@ -15,9 +18,9 @@ import Testing
     .bootedSystemd
 )
 struct HivedUnderSystemdTests {
-    /// The fixture ``BootedSystemd`` set up.
-    var hived: HivedFixture {
-        get throws { try #require(HivedFixture.current, "the suite runs only inside its booted container") }
+    /// The fixture ``BootedSystemd`` set up for `release`; throws why there is none.
+    func hived(_ release: SystemdRelease) throws -> HivedFixture {
+        try HivedFixture.fixture(for: release)
     }
 
     /// A configuration whose modules are probes writing to /var/lib/hived/FILE.jsonl.
@@ -32,9 +35,9 @@ struct HivedUnderSystemdTests {
         """
     }
 
-    @Test("dpkg -i installs the package, enables hived and leaves it active")
-    func packageInstallStartsService() async throws {
-        let hived = try hived
+    @Test("dpkg -i installs the package, enables hived and leaves it active", arguments: SystemdRelease.selected)
+    func packageInstallStartsService(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         #expect(hived.installation.status == 0, "\(hived.installation)")
         #expect(hived.activeAfterInstall == "active", "\(hived.statusAfterInstall)")
         #expect(hived.statusAfterInstall.stdout.contains("Active: active (running)"), "\(hived.statusAfterInstall)")
@@ -49,13 +52,22 @@ struct HivedUnderSystemdTests {
                 "Recommends: \(recommends)")
         let user = try await container.exec(["id", "-u", "hived"])
         #expect(user.status == 0 && user.output != "0", "the hived system user: \(user)")
+        // The units where Debian 13's merged /usr expects them, which 252 reads too.
+        let files = try await container.check(["dpkg", "-L", "hived"]).stdout.split(separator: "\n").map(String.init)
+        #expect(files.contains("/usr/lib/systemd/system/hived.service") && files.contains("/usr/lib/systemd/system/hived.socket"),
+                "\(files)")
+        #expect(!files.contains { $0.hasPrefix("/lib/") }, "\(files)")
+        // 252 names it by /lib/systemd/system, which it searches first: on a merged /usr the same file.
+        let fragment = try await hived.property("FragmentPath")
+        #expect(try await container.exec(["readlink", "-f", fragment]).output == "/usr/lib/systemd/system/hived.service",
+                "\(fragment)")
         let ldd = try await container.check(["ldd", "/usr/bin/hived"]).stdout
         #expect(!ldd.lowercased().contains("swift"), "the packaged binary needs no Swift library:\n\(ldd)")
     }
 
-    @Test("the unit passes systemd-analyze verify with no warnings and scores at most 2.0")
-    func unitIsCleanAndHardened() async throws {
-        let hived = try hived
+    @Test("the unit passes systemd-analyze verify with no warnings and scores at most 2.0", arguments: SystemdRelease.selected)
+    func unitIsCleanAndHardened(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         let verify = try await hived.container.exec(["systemd-analyze", "verify", HivedFixture.unit])
         #expect(verify.status == 0, "\(verify)")
         #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "systemd-analyze verify warned: \(verify)")

@@ -14,13 +14,15 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
                 \(Program.identity.runtimeDirectory)/control. Only root, the daemon's user and \
                 members of control.group may use it.
 
-                Exit status: 0; 1 when the daemon reported an error; 69 when the socket cannot be \
-                reached or turns the connection away; 77 when access is denied; 78 when reload found \
-                the configuration invalid.
+                Exit status: 0; 1 when the daemon reported an error (or no route handled an opened \
+                URL); 66 when no route matches the URL or there is no such action; 67 when it is \
+                not exported; 69 when the socket cannot be reached or turns the connection away; 70 \
+                when the route's or action's handler failed; 77 when access is denied; 78 when \
+                reload found the configuration invalid.
                 """,
             subcommands: [
                 Status.self, Blame.self, Profile.self, Events.self, Send.self, Reload.self, LogLevel.self,
-                Routes.self, Actions.self, Services.self, Metrics.self,
+                Routes.self, Actions.self, Services.self, Open.self, Perform.self, Metrics.self,
             ])
     }
 
@@ -99,20 +101,23 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         @Argument(help: "Parameters, as KEY=VALUE.")
         var parameters: [String] = []
 
-        func validate() throws {
-            for parameter in parameters where !parameter.contains("=") {
-                throw ValidationError("'\(parameter)' is not KEY=VALUE")
-            }
-        }
+        func validate() throws { _ = try DaemonCtlCommand.values(of: parameters) }
 
         func run() throws {
-            var values: [String: String] = [:]
-            for parameter in parameters {
-                let equals = parameter.firstIndex(of: "=")!
-                values[String(parameter[..<equals])] = String(parameter[parameter.index(after: equals)...])
-            }
-            try options.run(.send(name: name, parameters: values), before: ctl.options)
+            try options.run(.send(name: name, parameters: DaemonCtlCommand.values(of: parameters)), before: ctl.options)
         }
+    }
+
+    /// `KEY=VALUE` arguments as a map (the last of a repeated key wins).
+    ///
+    /// - Throws: a `ValidationError` naming an argument without `=`.
+    static func values(of arguments: [String]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "=") else { throw ValidationError("'\(argument)' is not KEY=VALUE") }
+            values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        }
+        return values
     }
 
     struct Reload: ParsableCommand {
@@ -167,6 +172,46 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
         @OptionGroup var options: Options
         @ParentCommand var ctl: DaemonCtlCommand
         func run() throws { try options.run(.services, before: ctl.options) }
+    }
+
+    struct Open: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: "Open a URL through the daemon's exported routes and print what its handler returned.")
+        }
+        @OptionGroup var options: Options
+        @ParentCommand var ctl: DaemonCtlCommand
+        @Argument(help: "The URL, e.g. 'hive://heartbeat/status'.")
+        var url: String
+        @Argument(help: "Parameters for the handler, as KEY=VALUE.")
+        var parameters: [String] = []
+
+        func validate() throws { _ = try DaemonCtlCommand.values(of: parameters) }
+
+        func run() throws {
+            try options.run(.open(url: url, parameters: DaemonCtlCommand.values(of: parameters)), before: ctl.options)
+        }
+    }
+
+    struct Perform: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: "Perform an exported action of a target and print what it returned.")
+        }
+        @OptionGroup var options: Options
+        @ParentCommand var ctl: DaemonCtlCommand
+        @Argument(help: "The target: a module, or module.Target.")
+        var target: String
+        @Argument(help: "The action's name.")
+        var action: String
+        @Argument(help: "Parameters for the action, as KEY=VALUE.")
+        var parameters: [String] = []
+
+        func validate() throws { _ = try DaemonCtlCommand.values(of: parameters) }
+
+        func run() throws {
+            let values = try DaemonCtlCommand.values(of: parameters)
+            try options.run(.perform(target: target, action: action, parameters: values), before: ctl.options)
+        }
     }
 
     struct Metrics: ParsableCommand {

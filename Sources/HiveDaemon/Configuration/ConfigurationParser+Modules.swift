@@ -1,6 +1,6 @@
 import HiveKit
 extension ConfigurationParser {
-    static let moduleKeys = ["name", "type", "level", "priority", "async", "enabled", "budget", "settings"]
+    static let moduleKeys = ["name", "type", "level", "priority", "async", "enabled", "budget", "settings", "export"]
 
     /// The `modules:` list; names must be unique and, with a catalog, types known.
     func modules(_ node: ConfigNode) throws(HiveError) -> [ModuleSpec] {
@@ -34,6 +34,7 @@ extension ConfigurationParser {
             } else {
                 descriptor.settings = Settings(owner: name)
             }
+            if let export = map["export"] { try exports(export, into: &descriptor) }
             let isEnabled = try map["enabled"]?.bool() ?? true
             specs.append(ModuleSpec(descriptor, type: type, isEnabled: isEnabled, location: item.location))
         }

@@ -45,14 +45,15 @@ extension DaemonControl {
     /// `ListRoutes`.
     func routes() -> DaemonAPI.Routes {
         DaemonAPI.Routes(routes: hive.router.definitions.map {
-            DaemonAPI.Route(pattern: $0.pattern, priority: $0.priority, owner: $0.owner, scheme: $0.scheme)
+            DaemonAPI.Route(pattern: $0.pattern, priority: $0.priority, owner: $0.owner, scheme: $0.scheme, exported: $0.exported)
         })
     }
 
     /// `ListActions`.
     func actions() -> DaemonAPI.Actions {
         DaemonAPI.Actions(actions: hive.mediator.definitions.map {
-            DaemonAPI.Action(target: $0.target, action: $0.name, owner: $0.target, acceptsURLs: $0.acceptsURLs)
+            DaemonAPI.Action(
+                target: $0.target, action: $0.name, owner: $0.owner, acceptsURLs: $0.acceptsURLs, exported: $0.exported)
         })
     }
 

@@ -7,7 +7,9 @@ import Logging
 ///
 /// Reading methods (status, profile, listings, metrics) are answered at once from the
 /// hive's own snapshots, so they work even while an event is stuck; `Reload` and
-/// `SendEvent` go through the daemon's queue and are answered when done.
+/// `SendEvent` go through the daemon's queue and are answered when done; `OpenURL` and
+/// `PerformAction` run on tasks of their own, as modules' calls do, and are answered when
+/// done or at the event budget's end.
 final class DaemonControl: Sendable {
     /// How a call is answered.
     enum Answer {
@@ -105,6 +107,8 @@ final class DaemonControl: Sendable {
             return submit(connection: connection, server: server) { .event(event, from: .control($0)) }
         case "Reload":
             return submit(connection: connection, server: server) { .reload(answering: [$0]) }
+        case "OpenURL", "PerformAction":
+            return try answerCall(call, connection: connection, server: server)
         default:
             throw .methodNotFound(call.method)
         }

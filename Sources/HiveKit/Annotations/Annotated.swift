@@ -18,12 +18,14 @@ enum Annotated: Sendable {
     }
 }
 
-/// A module type an annotation declared.
+/// A module type an annotation declared, with the routes and actions its modules export.
 struct ModuleAnnotation: Sendable {
     let name: String
     let file: String
     let line: Int
     let factory: ModuleCatalog.Factory
+    let exportedRoutes: Set<String>
+    let exportedActions: Set<String>
 }
 
 /// A service implementation an annotation declared.

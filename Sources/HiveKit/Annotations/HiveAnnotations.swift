@@ -1,6 +1,7 @@
 /// What an annotation declares, and every declaration found in the program.
 ///
-/// ``module(_:name:file:line:)`` and ``service(_:implementation:lifetime:file:line:factory:)``
+/// ``module(_:name:exportedRoutes:exportedActions:file:line:)`` and
+/// ``service(_:implementation:lifetime:file:line:factory:)``
 /// are meant to be the one call in a ``HiveAnnotation``'s function: HiveKit calls those
 /// functions while it scans, and records what they declare; called at any other time
 /// they do nothing. ``ModuleCatalog/registerAnnotations()`` and
@@ -13,23 +14,34 @@ public enum HiveAnnotations {
     /// Declares the module type `type`, built from a configuration entry by its
     /// ``ConfigurableModule/init(_:)``, under `name` (default: the type's own name, e.g.
     /// `ShopModule`).
+    ///
+    /// - Parameters: `exportedRoutes` (patterns, as the module registers them) and
+    ///   `exportedActions` (names): what every module of this type lets calls from outside
+    ///   the process reach (``ModuleDescriptor/exportedRoutes``), besides what its
+    ///   configuration entry exports.
     public static func module<Declared: ConfigurableModule>(
-        _ type: Declared.Type, name: String? = nil, file: String = #fileID, line: Int = #line
+        _ type: Declared.Type, name: String? = nil, exportedRoutes: Set<String> = [],
+        exportedActions: Set<String> = [], file: String = #fileID, line: Int = #line
     ) {
-        module(type, name: name, file: file, line: line) { descriptor in try Declared(descriptor) }
+        module(
+            type, name: name, exportedRoutes: exportedRoutes, exportedActions: exportedActions, file: file, line: line
+        ) { descriptor in try Declared(descriptor) }
     }
 
     /// Declares the module type `type`, built by `factory`, under `name` (default: the
-    /// type's own name).
+    /// type's own name), exporting what
+    /// ``module(_:name:exportedRoutes:exportedActions:file:line:)`` says.
     public static func module<Declared: Module>(
-        _ type: Declared.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
+        _ type: Declared.Type, name: String? = nil, exportedRoutes: Set<String> = [],
+        exportedActions: Set<String> = [], file: String = #fileID, line: Int = #line,
         factory: @escaping @Sendable (ModuleDescriptor) throws -> Declared
     ) {
         AnnotationCollector.shared.add(
             .module(
                 ModuleAnnotation(
                     name: name ?? ServiceKey.name(of: Declared.self), file: file, line: line,
-                    factory: { descriptor in try factory(descriptor) })))
+                    factory: { descriptor in try factory(descriptor) }, exportedRoutes: exportedRoutes,
+                    exportedActions: exportedActions)))
     }
 
     /// Declares `implementation` as an implementation of `service`, known under both

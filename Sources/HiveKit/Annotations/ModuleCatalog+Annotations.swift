@@ -1,7 +1,8 @@
 extension ModuleCatalog {
     /// Adds every module type declared with an annotation in the executable and in the
-    /// shared objects loaded so far (BeeHive's `@BeeHiveMod`), under its declared name;
-    /// a configuration can then name it with no other code. Calling it again adds only
+    /// shared objects loaded so far (BeeHive's `@BeeHiveMod`), under its declared name,
+    /// with the routes and actions it exports; a configuration can then name it with no
+    /// other code. Calling it again adds only
     /// what shared objects loaded since declare.
     ///
     /// - Throws: ``HiveError``: `.duplicateRegistration` when a declared name is already
@@ -19,7 +20,9 @@ extension ModuleCatalog {
                     "module type '\(module.name)' is declared twice: registered at \(existing.origin)"
                         + " and declared by an annotation at \(place)")
             }
-            added[module.name] = Entry(factory: module.factory, origin: place)
+            added[module.name] = Entry(
+                factory: module.factory, origin: place, exportedRoutes: module.exportedRoutes,
+                exportedActions: module.exportedActions)
         }
         entries = added
     }

@@ -4,7 +4,7 @@ import Logging
 /// module's own settings, the event being delivered, a logger, and the hive.
 public struct ModuleContext: Sendable {
     /// The module as registered when the event was delivered: name, settings, logger.
-    private let registered: RegisteredModule
+    let registered: RegisteredModule
     /// The event being delivered.
     public let event: HiveEvent
     /// The hive the module is registered in: module lookup, services, routes, actions.

@@ -19,7 +19,7 @@ extension Hive {
         let start = MonotonicClock.nanoseconds()
         entry.runtime.begin(kind, at: start)
         do {
-            try await entry.module.invoke(kind, context)
+            try await entry.invoke(kind, context)
             let end = MonotonicClock.nanoseconds()
             entry.runtime.end(kind, nanoseconds: end &- start, outcome: .succeeded)
             if observers.isActive { observers.handlerFinished(entry.name, event, hook: kind, nanoseconds: end &- start, .succeeded) }
@@ -38,7 +38,6 @@ extension Hive {
         let budget = budget(of: entry)
         let start = MonotonicClock.nanoseconds()
         entry.runtime.begin(kind, at: start)
-        let module = entry.module
         let runtime = entry.runtime
         let mark = HookMark.current
         let name = entry.name
@@ -46,7 +45,7 @@ extension Hive {
             // The race runs the hook on a task of its own, which is no child of the turn's:
             // mark it, so that the hook calling back into its hive is refused.
             try await HookMark.$current.withValue(mark?.forHook(of: name)) {
-                try await runtime.runningHook(since: start) { try await module.invoke(kind, context) }
+                try await runtime.runningHook(since: start) { try await entry.invoke(kind, context) }
             }
         }
         let end = MonotonicClock.nanoseconds()

@@ -25,9 +25,11 @@ extension Hive {
             let stats = route.stats.withLock { $0 }
             if stats.calls > 0 { calls["route \(route.text)"] = stats }
         }
-        for action in actionStore.actions(of: owner) {
+        for action in actionStore.actions(ownedBy: owner) {
             let stats = action.stats.withLock { $0 }
-            if stats.calls > 0 { calls["action \(action.name)"] = stats }
+            // A target type's actions go by `Target.action`; the module's own by name.
+            let name = action.target == owner ? action.name : "\(action.target.dropFirst(owner.count + 1)).\(action.name)"
+            if stats.calls > 0 { calls["action \(name)"] = stats }
         }
         return calls
     }

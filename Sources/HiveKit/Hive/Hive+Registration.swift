@@ -1,5 +1,5 @@
 extension Hive {
-    /// Registers a module (BeeHive's `registerDynamicModule:`).
+    /// Registers a module (BeeHive's `registerDynamicModule:shouldTriggerInitEvent:`).
     ///
     /// Before ``start()`` the module only joins the order. In a started hive it is brought
     /// to the hive's phase at once (queued behind any event being delivered): `setup`,
@@ -8,10 +8,14 @@ extension Hive {
     /// at start-up), is removed with whatever it registered, and the error is thrown; a
     /// throw from `ready` or `background` is logged, as for any event.
     ///
+    /// - Parameter settingUp: `false` joins the module as it is, without `setup` or `init`
+    ///   (BeeHive's `shouldTriggerInitEvent:NO`), nor `ready` or `background` to catch up:
+    ///   it receives the events delivered from then on, `terminate`, `teardown` and
+    ///   `unmount` included; before ``start()``, it skips start-up's `setup` and `init`.
     /// - Throws: ``HiveError``: `.duplicateModule`, `.refusedEvent` once the hive is
     ///   stopping, or the failure of the module's `setup`/`init`.
-    public func register(_ registration: ModuleRegistration) async throws(HiveError) {
-        try await register(registration, type: nil)
+    public func register(_ registration: ModuleRegistration, settingUp: Bool = true) async throws(HiveError) {
+        try await register(registration, type: nil, settingUp: settingUp)
     }
 
     /// Builds a configured module through `catalog` and registers it like
@@ -36,15 +40,15 @@ extension Hive {
         }
     }
 
-    func register(_ registration: ModuleRegistration, type: String?) async throws(HiveError) {
+    func register(_ registration: ModuleRegistration, type: String?, settingUp: Bool = true) async throws(HiveError) {
         try await takingTurn("register(\"\(registration.descriptor.name)\")", event: .setup) { () throws(HiveError) in
-            try await mount(registration, type: type)
+            try await mount(registration, type: type, settingUp: settingUp)
         }
     }
 
-    /// Adds a module and, in a live hive, brings it to the hive's phase. Caller holds the
-    /// gate.
-    private func mount(_ registration: ModuleRegistration, type: String?) async throws(HiveError) {
+    /// Adds a module and, in a live hive, brings it to the hive's phase (unless not
+    /// `settingUp`: then it is active at once). Caller holds the gate.
+    private func mount(_ registration: ModuleRegistration, type: String?, settingUp: Bool) async throws(HiveError) {
         let phase = self.phase
         guard phase == .created || phase.isLive else {
             throw HiveError(
@@ -52,6 +56,10 @@ extension Hive {
                 "cannot register a module in phase '\(phase)'")
         }
         let entry = try add(registration, type: type)
+        guard settingUp else {
+            state.withLock { $0.setLifecycle(.active, of: entry) }
+            return
+        }
         guard phase.isLive else { return }
         if let failure = await bringUp([entry]) {
             _ = await takeDown([entry])

@@ -66,6 +66,18 @@ struct ModuleEntry: Sendable {
     var name: String { registered.descriptor.name }
     var settings: Settings { registered.descriptor.settings }
 
+    /// Calls the hook `kind` names, or for a custom event the handler the module set for
+    /// that event's name, if it set one.
+    @inline(__always)
+    func invoke(_ kind: EventKind, _ context: ModuleContext) async throws {
+        if kind == .custom, runtime.hasCustomHandlers.load(ordering: .relaxed), case .custom(let name, _) = context.event,
+            let handler = runtime.customHandlers.withLock({ $0[name] })
+        {
+            return try await handler(context)
+        }
+        try await module.invoke(kind, context)
+    }
+
     /// Whether `self` comes before `other`: level, then priority (higher first), then
     /// registration order.
     func precedes(_ other: ModuleEntry) -> Bool {

@@ -23,6 +23,12 @@ final class ModuleRuntime: Sendable {
     /// keeps the count in step): inline, so a module's runtime is one allocation and a
     /// hook's record follows no further pointer.
     let stats = Mutex(InlineArray<12, HandlerStats>(repeating: HandlerStats()))
+    /// Handlers of custom events by name (``ModuleContext/setCustomEventHandler(_:_:)``),
+    /// called instead of the module's `custom` hook for those events.
+    let customHandlers = Mutex<[String: @Sendable (ModuleContext) async throws -> Void]>([:])
+    /// Whether ``customHandlers`` holds any: a custom event's delivery reads this one
+    /// relaxed load for a module that set none.
+    let hasCustomHandlers = Atomic<Bool>(false)
 
     /// Marks a hook as running from `start`.
     @inline(__always)

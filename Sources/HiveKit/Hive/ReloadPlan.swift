@@ -50,9 +50,7 @@ struct ReloadPlan {
         for spec in specs where spec.isEnabled {
             wanted.insert(spec.name)
             if let entry = byName[spec.name], entry.type == spec.type {
-                var descriptor = spec.descriptor
-                descriptor.settings.owner = spec.name
-                kept.append(Kept(entry: entry, descriptor: descriptor))
+                kept.append(Kept(entry: entry, descriptor: catalog.descriptor(for: spec)))
                 continue
             }
             if let entry = byName[spec.name] { replaced.append(entry) }

@@ -1,27 +1,37 @@
 import Synchronization
 
-/// A registered action: its handler, whether URLs may reach it, and call stats.
+/// A registered action: its handler, whether URLs and calls from outside the process may
+/// reach it, and call stats.
 final class Action: Sendable {
     typealias Handler = @Sendable (ActionRequest) async throws -> any Sendable
 
+    /// The target: the module itself, or one of its target types (`module.Target`).
     let target: String
     let name: String
+    /// The module that registered it.
+    let owner: String
     /// Whether ``Mediator/perform(url:extras:)`` may call it; actions are native-only
     /// unless registered with `acceptsURLs: true`.
     let acceptsURLs: Bool
+    /// Registered as callable from outside the process (its module's configuration may
+    /// export it too: ``ModuleDescriptor/exportedActions``).
+    let exported: Bool
     let handler: Handler
     let stats = Mutex(HandlerStats())
 
-    init(target: String, name: String, acceptsURLs: Bool, handler: @escaping Handler) {
+    init(target: String, name: String, owner: String, acceptsURLs: Bool, exported: Bool, handler: @escaping Handler) {
         self.target = target
         self.name = name
+        self.owner = owner
         self.acceptsURLs = acceptsURLs
+        self.exported = exported
         self.handler = handler
     }
 
-    /// The action as listings show it.
-    var definition: ActionDefinition {
-        ActionDefinition(target: target, name: name, acceptsURLs: acceptsURLs)
+    /// The action as listings show it, `exported` as its registration or its module's
+    /// exports say.
+    func definition(exported: Bool) -> ActionDefinition {
+        ActionDefinition(target: target, name: name, acceptsURLs: acceptsURLs, owner: owner, exported: exported)
     }
 
     /// Calls the handler, timing it for the profiler.
@@ -37,7 +47,7 @@ final class Action: Sendable {
         } catch {
             record(since: start, .failed)
             if let error = error as? HiveError { throw error }
-            throw HiveError(.handlerFailed, module: target, "action '\(name)' failed: \(error)", underlying: error)
+            throw HiveError(.handlerFailed, module: owner, "action '\(name)' failed: \(error)", underlying: error)
         }
     }
 

@@ -11,28 +11,35 @@ public struct ActionRequest: Sendable {
     /// The URL the call came from (``Mediator/perform(url:extras:)``); `nil` for a call
     /// from code.
     public let url: String?
-    /// The names in ``parameters`` that came from the URL's query, whose string values
-    /// ``parameter(_:as:)`` parses.
+    /// The names in ``parameters`` that came as text (a URL's query, a call from outside
+    /// the process), whose string values ``parameter(_:as:)`` parses.
     let queryNames: Set<String>
+    /// Whether a target type's instance made for this call is kept for later calls
+    /// (CTMediator's `shouldCacheTarget:`).
+    let cachesTarget: Bool
 
     /// A request for `action` of `target`, from code.
     public init(target: String, action: String, parameters: [String: any Sendable] = [:]) {
         self.init(target: target, action: action, parameters: parameters, url: nil, queryNames: [])
     }
 
-    init(target: String, action: String, parameters: [String: any Sendable], url: String?, queryNames: Set<String>) {
+    init(
+        target: String, action: String, parameters: [String: any Sendable], url: String?, queryNames: Set<String>,
+        cachesTarget: Bool = false
+    ) {
         self.target = target
         self.action = action
         self.parameters = parameters
         self.url = url
         self.queryNames = queryNames
+        self.cachesTarget = cachesTarget
     }
 
     /// The parameter named `name`, if present.
     public subscript(_ name: String) -> (any Sendable)? { parameters[name] }
 
-    /// The parameter named `name` as a `Value`. A value from a URL's query is a string,
-    /// parsed when `Value` is not `String` (`Int`, `Double`, `Bool`, any
+    /// The parameter named `name` as a `Value`. A value from a URL's query (or a call
+    /// from outside the process) is a string, parsed when `Value` is not `String` (`Int`, `Double`, `Bool`, any
     /// `LosslessStringConvertible`); a value from code must be a `Value` itself.
     ///
     /// ```swift

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The hive's actions by target (module) and name, the targets' own not-found actions,
-/// and the global not-found handler. Reached through the scoped ``Mediator`` views of
-/// ``Hive/mediator`` and ``ModuleContext/mediator``.
+/// The hive's actions by target (a module, or one of its target types) and name, the
+/// targets' own not-found actions, the global not-found handler, and the target types'
+/// cached instances. Reached through the scoped ``Mediator`` views of ``Hive/mediator``
+/// and ``ModuleContext/mediator``.
 final class ActionStore: Sendable {
     typealias NotFoundHandler = @Sendable (ActionRequest) async throws -> any Sendable
 
@@ -23,24 +24,51 @@ final class ActionStore: Sendable {
         /// Each target's not-found action, by target.
         var targetNotFound: [String: Action] = [:]
         var notFound: (owner: String?, handler: NotFoundHandler)?
+        /// Instances of target types kept between calls, by target (`module.Target`).
+        var cached: [String: (owner: String, instance: any Sendable)] = [:]
         /// The hive stopped: nothing is performed or registered any more.
         var isClosed = false
     }
 
     private let state = Mutex(State())
 
-    func add(_ action: Action, replacing: Bool) throws(HiveError) {
+    /// Adds `actions`, all or none.
+    func add(_ actions: [Action], replacing: Bool) throws(HiveError) {
         try state.withLock { state throws(HiveError) in
-            if state.isClosed {
-                throw HiveError.hiveStopped("cannot register action '\(action.target).\(action.name)'")
+            for action in actions {
+                if state.isClosed {
+                    throw HiveError.hiveStopped("cannot register action '\(action.target).\(action.name)'")
+                }
+                if !replacing, state.targets[action.target]?[action.name] != nil {
+                    let on = action.target == action.owner ? "" : " on target '\(action.target)'"
+                    throw HiveError(
+                        .duplicateRegistration, module: action.owner,
+                        "action '\(action.name)'\(on) is already registered; pass replacing: true to replace it")
+                }
             }
-            if !replacing, state.targets[action.target]?[action.name] != nil {
-                throw HiveError(
-                    .duplicateRegistration, module: action.target,
-                    "action '\(action.name)' is already registered; pass replacing: true to replace it")
-            }
-            state.targets[action.target, default: [:]][action.name] = action
+            for action in actions { state.targets[action.target, default: [:]][action.name] = action }
         }
+    }
+
+    /// The instance of the target type `target` for a call: the cached one, or one `make`
+    /// makes, which is kept if `caching` (the first kept wins a race).
+    func instance<Target: Sendable>(
+        of target: String, owner: String, caching: Bool, make: () throws -> Target
+    ) throws -> Target {
+        if let cached = state.withLock({ $0.cached[target]?.instance }) as? Target { return cached }
+        let made = try make()
+        guard caching else { return made }
+        return state.withLock { state in
+            if let cached = state.cached[target]?.instance as? Target { return cached }
+            if !state.isClosed { state.cached[target] = (owner, made) }
+            return made
+        }
+    }
+
+    /// Drops the cached instance of the target type `target`; `false` if none was cached.
+    func releaseInstance(of target: String) -> Bool {
+        let released = state.withLock { $0.cached.removeValue(forKey: target) }
+        return released != nil
     }
 
     /// Where a call of `action` of `target` goes: the action, else the target's not-found
@@ -58,14 +86,34 @@ final class ActionStore: Sendable {
         }
     }
 
+    /// The action itself, without the not-found fallbacks; `nil` when there is none.
+    ///
+    /// - Throws: ``HiveError`` `.refusedEvent` once the hive has stopped.
+    func action(target: String, action: String) throws(HiveError) -> Action? {
+        try state.withLock { state throws(HiveError) in
+            if state.isClosed { throw HiveError.hiveStopped("cannot perform '\(target).\(action)'") }
+            return state.targets[target]?[action]
+        }
+    }
+
+    /// The names of `target`'s actions, sorted; `nil` when there is no such target.
+    func names(of target: String) -> [String]? {
+        state.withLock { $0.targets[target].map { $0.keys.sorted() } }
+    }
+
     func contains(target: String, action: String) -> Bool {
         state.withLock { !$0.isClosed && $0.targets[target]?[action] != nil }
     }
 
-    /// Closes the mediator for good once every module was torn down; the actions stay
-    /// for the profiler.
+    /// Closes the mediator for good once every module was torn down, dropping the cached
+    /// target instances; the actions stay for the profiler.
     func close() {
-        state.withLock { $0.isClosed = true }
+        let cached = state.withLock { state in
+            state.isClosed = true
+            defer { state.cached = [:] }
+            return state.cached
+        }
+        _ = consume cached
     }
 
     func remove(target: String, action: String) -> Bool {
@@ -85,23 +133,29 @@ final class ActionStore: Sendable {
         state.withLock { $0.targetNotFound[target] = action }
     }
 
-    /// Removes every action of the `owners`, their not-found actions and a global
-    /// not-found handler one of them set.
+    /// Removes every action of the `owners` (their target types' too, with their cached
+    /// instances), their not-found actions and a global not-found handler one of them set.
     func removeAll(ownedBy owners: Set<String>) {
-        state.withLock { state in
-            for owner in owners {
-                state.targets[owner] = nil
-                state.targetNotFound[owner] = nil
+        let dropped = state.withLock { state in
+            state.targets = state.targets.filter { _, actions in
+                !(actions.first.map { owners.contains($0.value.owner) } ?? false)
             }
+            for owner in owners { state.targetNotFound[owner] = nil }
             if let owner = state.notFound?.owner, owners.contains(owner) { state.notFound = nil }
+            let dropped = state.cached.filter { owners.contains($0.value.owner) }
+            for target in dropped.keys { state.cached[target] = nil }
+            return dropped
         }
+        _ = consume dropped
     }
 
-    /// The actions of `target`, sorted by name, then its not-found action.
-    func actions(of target: String) -> [Action] {
+    /// The actions `owner` registered (its target types' too), sorted by target and name,
+    /// then its not-found action.
+    func actions(ownedBy owner: String) -> [Action] {
         state.withLock { state in
-            let actions = (state.targets[target]?.values).map { $0.sorted { $0.name < $1.name } } ?? []
-            return actions + (state.targetNotFound[target].map { [$0] } ?? [])
+            let actions = state.targets.values.flatMap { $0.values.filter { $0.owner == owner } }
+                .sorted { ($0.target, $0.name) < ($1.target, $1.name) }
+            return actions + (state.targetNotFound[owner].map { [$0] } ?? [])
         }
     }
 
@@ -111,11 +165,9 @@ final class ActionStore: Sendable {
     }
 
     /// Every action, by target then name.
-    var definitions: [ActionDefinition] {
+    var all: [Action] {
         state.withLock { state in
-            state.targets.sorted { $0.key < $1.key }.flatMap { _, actions in
-                actions.values.sorted { $0.name < $1.name }.map(\.definition)
-            }
+            state.targets.sorted { $0.key < $1.key }.flatMap { _, actions in actions.values.sorted { $0.name < $1.name } }
         }
     }
 }

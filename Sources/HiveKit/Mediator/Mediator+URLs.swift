@@ -8,13 +8,13 @@ extension Mediator {
     /// Only actions registered with `acceptsURLs: true` can be performed this way: a
     /// URL can come from outside the process, and an action is native-only unless it
     /// says otherwise. A missing action goes to the not-found action or handler as with
-    /// ``perform(target:action:params:)``; its request's ``ActionRequest/url`` tells
+    /// ``perform(target:action:params:cachesTarget:)``; its request's ``ActionRequest/url`` tells
     /// that the call came from a URL.
     ///
     /// - Returns: what the action returned; the caller awaits it (CTMediator's completion).
     /// - Throws: ``HiveError`` `.invalidRoute` for a malformed URL or one that is not
     ///   `scheme://target/action`; `.notFound` for a native-only action, or as
-    ///   ``perform(target:action:params:)``.
+    ///   ``perform(target:action:params:cachesTarget:)``.
     @discardableResult
     public func perform(url: String, extras: [String: any Sendable] = [:]) async throws(HiveError) -> any Sendable {
         try await call(Self.request(for: url, extras: extras))

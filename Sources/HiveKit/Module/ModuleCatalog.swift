@@ -16,10 +16,13 @@ public struct ModuleCatalog: Sendable {
     /// it to checking settings and constructing, and do the work in `setup`.
     public typealias Factory = @Sendable (ModuleDescriptor) throws -> any Module
 
-    /// A factory and where it was registered: `file:line` in code, or an annotation's place.
+    /// A factory and where it was registered: `file:line` in code, or an annotation's
+    /// place, which may also say what the type's modules export.
     struct Entry: Sendable {
         let factory: Factory
         let origin: String
+        var exportedRoutes: Set<String> = []
+        var exportedActions: Set<String> = []
     }
 
     var entries: [String: Entry] = [:]
@@ -61,10 +64,9 @@ public struct ModuleCatalog: Sendable {
                 .unknownModuleType, module: spec.name, location: spec.location,
                 "unknown module type '\(spec.type.abbreviated())' (known: \(typeNames.joined(separator: ", ")))")
         }
-        var descriptor = spec.descriptor
-        descriptor.settings.owner = spec.name
+        let descriptor = self.descriptor(for: spec)
         do {
-            return ModuleRegistration(spec.descriptor, module: try factory(descriptor))
+            return ModuleRegistration(descriptor, module: try factory(descriptor))
         } catch let error as HiveError {
             guard error.location == nil else { throw error }
             throw HiveError(
@@ -75,6 +77,18 @@ public struct ModuleCatalog: Sendable {
                 .invalidSettings, module: spec.name, location: spec.location,
                 "cannot create module of type \(quoted: spec.type): \(error)", underlying: error)
         }
+    }
+
+    /// The descriptor a module `spec` declares takes: its settings owned by it, and what
+    /// its type's annotation exports added to what its entry exports.
+    func descriptor(for spec: ModuleSpec) -> ModuleDescriptor {
+        var descriptor = spec.descriptor
+        descriptor.settings.owner = spec.name
+        if let entry = entries[spec.type] {
+            descriptor.exportedRoutes.formUnion(entry.exportedRoutes)
+            descriptor.exportedActions.formUnion(entry.exportedActions)
+        }
+        return descriptor
     }
 
     /// Builds every enabled module in `specs`, in order.

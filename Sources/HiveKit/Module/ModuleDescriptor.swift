@@ -1,5 +1,6 @@
 /// How a module takes part in the hive: its name, place in the order, concurrency,
-/// time budget and settings.
+/// time budget, settings, and which of its routes and actions calls from outside the
+/// process may reach.
 ///
 /// The order is level (basic first), then priority (higher first), then registration
 /// order. Teardown runs in exactly the reverse of that order.
@@ -18,6 +19,16 @@ public struct ModuleDescriptor: Sendable, Hashable {
     public var budget: Duration?
     /// The module's own settings, read through ``ModuleContext/settings``.
     public var settings: Settings
+    /// Patterns of the module's routes that calls from outside the process (the control
+    /// socket's `OpenURL`) may reach, as registered (`hive://cache/flush/:region`),
+    /// besides those registered with `exported: true`. Set by the configuration's
+    /// `export: {routes: […]}` or a module annotation's `exportedRoutes`.
+    public var exportedRoutes: Set<String>
+    /// Names of the module's actions that calls from outside the process (`PerformAction`)
+    /// may reach (`Target.action` for an action of one of its target types), besides those
+    /// registered with `exported: true`. Set by the
+    /// configuration's `export: {actions: […]}` or a module annotation's `exportedActions`.
+    public var exportedActions: Set<String>
 
     /// A descriptor; only the name is required.
     public init(
@@ -26,7 +37,9 @@ public struct ModuleDescriptor: Sendable, Hashable {
         priority: Int = 0,
         isAsync: Bool = false,
         budget: Duration? = nil,
-        settings: Settings = Settings()
+        settings: Settings = Settings(),
+        exportedRoutes: Set<String> = [],
+        exportedActions: Set<String> = []
     ) {
         self.name = name
         self.level = level
@@ -34,5 +47,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
         self.isAsync = isAsync
         self.budget = budget
         self.settings = settings
+        self.exportedRoutes = exportedRoutes
+        self.exportedActions = exportedActions
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A registered route: its compiled pattern, handler, order keys, owner and call stats.
+/// A registered route: its compiled pattern (or its own matcher), handler, order keys,
+/// owner, whether calls from outside may reach it, and call stats.
 final class Route: Sendable {
     /// What the route runs: a handler that accepts or declines, or one that produces a
     /// value (`nil` declines). Kept apart so the common kind costs no extra call.
@@ -10,20 +11,31 @@ final class Route: Sendable {
     }
 
     let text: String
+    /// The compiled pattern; for a route with a ``matcher``, only its scheme counts.
     let pattern: RoutePattern
+    /// The route's own matcher, which replaces the pattern's matching.
+    let matcher: (any RouteMatcher)?
     let priority: Int
     /// Registration order within the hive: the tie-breaker after priority.
     let sequence: Int
     let owner: String?
+    /// Registered as callable from outside the process (its owner's configuration may
+    /// export it too: ``ModuleDescriptor/exportedRoutes``).
+    let exported: Bool
     let body: Body
     let stats = Mutex(HandlerStats())
 
-    init(text: String, pattern: RoutePattern, priority: Int, sequence: Int, owner: String?, body: Body) {
+    init(
+        text: String, pattern: RoutePattern, matcher: (any RouteMatcher)?, priority: Int, sequence: Int,
+        owner: String?, exported: Bool, body: Body
+    ) {
         self.text = text
         self.pattern = pattern
+        self.matcher = matcher
         self.priority = priority
         self.sequence = sequence
         self.owner = owner
+        self.exported = exported
         self.body = body
     }
 
@@ -32,9 +44,10 @@ final class Route: Sendable {
         priority != other.priority ? priority > other.priority : sequence < other.sequence
     }
 
-    /// The route as listings show it.
-    var definition: RouteDefinition {
-        RouteDefinition(pattern: text, scheme: pattern.scheme, priority: priority, owner: owner)
+    /// The route as listings show it, `exported` as its registration or its owner's
+    /// exports say.
+    func definition(exported: Bool) -> RouteDefinition {
+        RouteDefinition(pattern: text, scheme: pattern.scheme, priority: priority, owner: owner, exported: exported)
     }
 
     /// Calls the handler, timing it for the profiler.

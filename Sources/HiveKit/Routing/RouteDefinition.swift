@@ -9,12 +9,16 @@ public struct RouteDefinition: Sendable, Hashable {
     public let priority: Int
     /// The module that registered it; `nil` for the hive itself.
     public let owner: String?
+    /// Whether a call from outside the process (the control socket's `OpenURL`) may reach
+    /// it: registered with `exported: true`, or exported by its module's configuration.
+    public let exported: Bool
 
     /// A listing entry; HiveKit makes these from its routes.
-    public init(pattern: String, scheme: String?, priority: Int, owner: String?) {
+    public init(pattern: String, scheme: String?, priority: Int, owner: String?, exported: Bool = false) {
         self.pattern = pattern
         self.scheme = scheme
         self.priority = priority
         self.owner = owner
+        self.exported = exported
     }
 }

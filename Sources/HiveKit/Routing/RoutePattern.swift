@@ -3,9 +3,22 @@
 struct RoutePattern: Sendable {
     enum Segment: Sendable, Hashable {
         case literal(String)
-        case parameter(String)
+        /// `:name`, and the literal the URL's component must end with after the value: empty,
+        /// `#` where a fragment begins (JLRoutes' `/:object#/:action`), or with
+        /// ``RouteOptions/literalSuffixes`` what follows the name's first `.` or `&`
+        /// (MGJRouter's `:id.html`).
+        case parameter(String, suffix: String)
         /// `*`: the rest of the path, zero or more components; only last.
         case wildcard
+
+        /// Whether the segment holds the `#` where a URL's fragment begins.
+        var marksFragment: Bool {
+            switch self {
+            case .literal(let text): text.contains("#")
+            case .parameter(_, let suffix): suffix.contains("#")
+            case .wildcard: false
+            }
+        }
     }
 
     /// Lower-cased, like a host after `scheme://`; `nil` for a pattern of the global table.
@@ -20,15 +33,22 @@ struct RoutePattern: Sendable {
     /// The deepest nesting of optional groups (expansion recurses once per level).
     static let maxGroupDepth = 8
 
-    /// Compiles `text`, e.g. `hive://cache/flush/:region`, `/files/*`, `/a(/:b)(/:c)`.
+    /// Compiles `text`, e.g. `hive://cache/flush/:region`, `/files/*`, `/a(/:b)(/:c)`,
+    /// `/user#/view/:id` (a route in the URL's fragment, as JLRoutes has them).
     ///
+    /// - Parameter literalSuffixes: a parameter's name ends at its first `.` or `&`, and
+    ///   the rest of its segment is a literal suffix (MGJRouter's `:id.html`); otherwise
+    ///   only a `#` ends a name.
     /// - Throws: ``HiveError`` `.invalidRoute` for an empty pattern, a malformed scheme,
-    ///   a query or fragment, unbalanced parentheses, a `*` that is not the whole last
-    ///   segment, an empty or repeated parameter name, or malformed percent-encoding.
-    init(_ text: String) throws(HiveError) {
+    ///   a query, more than one `#`, unbalanced parentheses, a `*` that is not the whole
+    ///   last segment, an empty or repeated parameter name, or malformed percent-encoding.
+    init(_ text: String, literalSuffixes: Bool = false) throws(HiveError) {
         guard !text.isEmpty else { throw Self.invalid(text, "the pattern is empty") }
-        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "?" || $0 == "#" }) {
+        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "?" }) {
             throw Self.invalid(text, "'\(bad.escaped(asASCII: true))' is not allowed in a pattern")
+        }
+        if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 {
+            throw Self.invalid(text, "'#' (where the URL's fragment begins) may appear once")
         }
         var (scheme, rest) = try RouteURL.splitScheme(Substring(text), in: text)
         let hasHost = scheme != nil && rest.hasPrefix("//")
@@ -38,7 +58,7 @@ struct RoutePattern: Sendable {
         try Self.checkGroups(rest, in: text)
         var variants: [[Segment]] = []
         for expansion in try Self.expand(rest, in: text) {
-            var segments = try Self.segments(of: expansion, in: text)
+            var segments = try Self.segments(of: expansion, in: text, literalSuffixes: literalSuffixes)
             // A host is case-insensitive: URLs' hosts are lower-cased too.
             if hasHost, case .literal(let host)? = segments.first { segments[0] = .literal(host.lowercased()) }
             if !variants.contains(segments) { variants.append(segments) }
@@ -96,7 +116,7 @@ struct RoutePattern: Sendable {
         return result
     }
 
-    private static func segments(of text: Substring, in whole: String) throws(HiveError) -> [Segment] {
+    private static func segments(of text: Substring, in whole: String, literalSuffixes: Bool) throws(HiveError) -> [Segment] {
         let parts = text.split(separator: "/", omittingEmptySubsequences: true)
         var segments: [Segment] = []
         var names = Set<String>()
@@ -105,12 +125,17 @@ struct RoutePattern: Sendable {
                 guard index == parts.count - 1 else { throw invalid(whole, "'*' must be the last segment") }
                 segments.append(.wildcard)
             } else if part.first == ":" {
-                let name = String(part.dropFirst())
-                guard !name.isEmpty, !name.contains(where: { ":*".contains($0) }) else {
+                let body = part.dropFirst()
+                let end = body.firstIndex { $0 == "#" || (literalSuffixes && ($0 == "." || $0 == "&")) } ?? body.endIndex
+                let name = String(body[..<end])
+                guard !name.isEmpty, !body.contains(where: { ":*".contains($0) }) else {
                     throw invalid(whole, "malformed parameter '\(part)'")
                 }
+                guard let suffix = PercentDecoding.decode(body[end...]) else {
+                    throw invalid(whole, "malformed percent-encoding in '\(part)'")
+                }
                 guard names.insert(name).inserted else { throw invalid(whole, "parameter ':\(name)' appears twice") }
-                segments.append(.parameter(name))
+                segments.append(.parameter(name, suffix: suffix))
             } else {
                 guard !part.contains("*") else { throw invalid(whole, "'*' must be a whole segment, not part of '\(part)'") }
                 guard let decoded = PercentDecoding.decode(part) else {

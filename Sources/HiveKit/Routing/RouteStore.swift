@@ -1,36 +1,73 @@
+import Logging
 import Synchronization
 
 /// The hive's URL routes (JLRoutes' route tables): one table per scheme plus the global
-/// one, the unmatched-URL handlers (global and per scheme), and which schemes fall back
-/// to the global table.
+/// one, each with its ``RouteOptions``, and the unmatched-URL handlers (global and per
+/// scheme).
 /// Reached through the scoped ``Router`` views of ``Hive/router`` and ``ModuleContext/router``.
 ///
-/// Matching runs under the lock (a few dictionary probes); handlers are always called
-/// after it is released, so a handler may open URLs or register routes itself.
+/// Matching runs under the lock (a few dictionary probes); handlers and routes' own
+/// matchers are always called after it is released, so a handler may open URLs or
+/// register routes itself.
 final class RouteStore: Sendable {
     typealias UnmatchedHandler = @Sendable (String) async throws -> Void
+
+    /// What one table offers a URL: its matches, the routes whose own matchers must be
+    /// asked, the URL as the table reads it, and the table's logger.
+    struct Candidates: Sendable {
+        let url: RouteURL
+        let matches: RouteTable.Matches
+        let custom: [Route]
+        let logger: Logger?
+
+        var isEmpty: Bool { matches.isEmpty && custom.isEmpty }
+    }
 
     private struct State {
         var tables: [String: RouteTable] = [:]
         var global = RouteTable()
-        /// Schemes that do not fall back to the global table.
-        var noFallback: Set<String> = []
+        /// Each table's options, by scheme; the `nil` key is the global table's. A table
+        /// without an entry has the defaults.
+        var options: [String?: RouteOptions] = [:]
         /// Unmatched-URL handlers by scheme; the `nil` key is the global one.
         var unmatched: [String?: (owner: String?, handler: UnmatchedHandler)] = [:]
         var nextSequence = 0
         /// The hive stopped: nothing is routed or registered any more.
         var isClosed = false
+
+        /// The tables `url` is tried against, in order: its scheme's (if any), then the
+        /// global one unless the scheme opted out, each with the scheme it goes by.
+        func tables(for scheme: String?) -> [(scheme: String?, table: RouteTable?)] {
+            guard let scheme else { return [(nil, global)] }
+            if options[scheme]?.fallsBackToGlobal == false { return [(scheme, tables[scheme])] }
+            return [(scheme, tables[scheme]), (nil, global)]
+        }
+
+        /// `url` as the table of `scheme` reads it: parsed again when its options read URLs
+        /// differently from the defaults (parsing can fail only in ways the defaults share).
+        func url(_ url: RouteURL, text: String, for scheme: String?) -> RouteURL {
+            guard let parsing = options[scheme]?.parsing, parsing != .standard else { return url }
+            return (try? RouteURL(text, parsing: parsing)) ?? url
+        }
     }
 
     private let state = Mutex(State())
 
-    func add(_ text: String, priority: Int, owner: String?, body: Route.Body) throws(HiveError) {
-        let pattern = try RoutePattern(text)
+    func add(
+        _ text: String, matcher: (any RouteMatcher)?, priority: Int, owner: String?, exported: Bool,
+        body: Route.Body
+    ) throws(HiveError) {
+        // Compiled under the options of the pattern's table: read them first (the scheme
+        // needs no options to be read).
+        let (scheme, _) = try RouteURL.splitScheme(Substring(text), in: text)
+        let options = state.withLock { $0.options[scheme] } ?? RouteOptions()
+        let matcher = matcher ?? options.matcher?(text)
+        let pattern = try RoutePattern(text, literalSuffixes: options.literalSuffixes)
         try state.withLock { state throws(HiveError) in
             if state.isClosed { throw HiveError.hiveStopped("cannot register route '\(text)'") }
             let route = Route(
-                text: text, pattern: pattern, priority: priority, sequence: state.nextSequence,
-                owner: owner, body: body)
+                text: text, pattern: pattern, matcher: matcher, priority: priority, sequence: state.nextSequence,
+                owner: owner, exported: exported, body: body)
             state.nextSequence += 1
             if let scheme = pattern.scheme {
                 let table = state.tables[scheme] ?? RouteTable()
@@ -42,39 +79,50 @@ final class RouteStore: Sendable {
         }
     }
 
-    /// The routes to try for `url`, in order: the scheme's table, then (unless the scheme
-    /// opted out) the global table; plus the unmatched handler: the scheme's, else the
-    /// global one. `nil` once the hive has stopped.
-    func candidates(for url: RouteURL) -> (matches: [RouteTable.Match], unmatched: UnmatchedHandler?)? {
+    /// What each table `url` is tried against offers it, in order: the scheme's table,
+    /// then (unless the scheme opted out) the global table; plus the unmatched handler:
+    /// the scheme's, else the global one. `nil` once the hive has stopped.
+    func candidates(for url: RouteURL, text: String) -> (tables: [Candidates], unmatched: UnmatchedHandler?)? {
         state.withLock { state in
             if state.isClosed { return nil }
             let unmatched = state.unmatched.isEmpty ? nil : (state.unmatched[url.scheme] ?? state.unmatched[nil])?.handler
-            var matches: [RouteTable.Match] = []
-            if let scheme = url.scheme {
-                if let table = state.tables[scheme] { matches = table.matches(url.components) }
-                if state.noFallback.contains(scheme) { return (matches, unmatched) }
+            var result: [Candidates] = []
+            for (scheme, table) in state.tables(for: url.scheme) {
+                guard let table, !table.isEmpty else { continue }
+                let options = state.options[scheme]
+                let read = state.url(url, text: text, for: scheme)
+                let candidates = Candidates(
+                    url: read, matches: table.matches(read, prefixes: options?.matchesPrefixes ?? false),
+                    custom: table.custom, logger: options?.logger)
+                if !candidates.isEmpty { result.append(candidates) }
             }
-            matches += state.global.matches(url.components)
-            return (matches, unmatched)
+            return (result, unmatched)
         }
     }
 
-    /// Whether any route matches `url`.
-    func hasMatch(_ url: RouteURL) -> Bool {
+    /// Whether a compiled route matches `url`; if none does, the routes with matchers of
+    /// their own to ask, with the URL as their tables read it.
+    func hasMatch(_ url: RouteURL, text: String) -> (found: Bool, custom: [(RouteURL, [Route])]) {
         state.withLock { state in
-            if state.isClosed { return false }
-            if let scheme = url.scheme {
-                if state.tables[scheme]?.hasMatch(url.components) == true { return true }
-                if state.noFallback.contains(scheme) { return false }
+            if state.isClosed { return (false, []) }
+            var custom: [(RouteURL, [Route])] = []
+            for (scheme, table) in state.tables(for: url.scheme) {
+                guard let table, !table.isEmpty else { continue }
+                let read = state.url(url, text: text, for: scheme)
+                if table.hasMatch(read, prefixes: state.options[scheme]?.matchesPrefixes ?? false) { return (true, []) }
+                if !table.custom.isEmpty { custom.append((read, table.custom)) }
             }
-            return state.global.hasMatch(url.components)
+            return (false, custom)
         }
     }
 
-    func setFallback(_ fallsBack: Bool, scheme: String) {
-        state.withLock { state in
-            if fallsBack { state.noFallback.remove(scheme.lowercased()) } else { state.noFallback.insert(scheme.lowercased()) }
-        }
+    /// The options of `scheme`'s table (`nil`: the global table's).
+    func options(for scheme: String?) -> RouteOptions {
+        state.withLock { $0.options[scheme?.lowercased()] } ?? RouteOptions()
+    }
+
+    func setOptions(_ options: RouteOptions, for scheme: String?) {
+        state.withLock { $0.options[scheme?.lowercased()] = options }
     }
 
     /// Sets or removes the unmatched-URL handler of `scheme` (`nil`: the global one).
@@ -82,26 +130,39 @@ final class RouteStore: Sendable {
         state.withLock { $0.unmatched[scheme?.lowercased()] = handler.map { (owner, $0) } }
     }
 
-    /// Removes the routes registered with exactly `text` by `owner`; `true` if any.
+    /// Removes the routes `owner` registered with exactly `text`; `true` if any.
     func remove(_ text: String, owner: String?) -> Bool {
-        state.withLock { state in
-            let drop = { (route: Route) in route.text == text && route.owner == owner }
-            var removed = state.global.removeAll(where: drop)
-            for table in state.tables.values where table.removeAll(where: drop) { removed = true }
-            state.tables = state.tables.filter { !$0.value.isEmpty }
-            return removed
-        }
+        state.withLock { Self.removeRoutes(&$0) { $0.text == text && $0.owner == owner } } > 0
+    }
+
+    /// Removes the routes `owner` registered in the table of `scheme` (`nil`: the
+    /// global table); how many.
+    func removeAll(owner: String?, scheme: String?) -> Int {
+        let scheme = scheme?.lowercased()
+        return state.withLock { Self.removeRoutes(&$0) { $0.owner == owner && $0.pattern.scheme == scheme } }
+    }
+
+    /// Removes every route `owner` registered; how many.
+    func removeAll(owner: String?) -> Int {
+        state.withLock { Self.removeRoutes(&$0) { $0.owner == owner } }
     }
 
     /// Removes every route and unmatched handler the `owners` registered.
     func removeAll(ownedBy owners: Set<String>) {
         state.withLock { state in
-            let drop = { (route: Route) in route.owner.map(owners.contains) ?? false }
-            _ = state.global.removeAll(where: drop)
-            for table in state.tables.values { _ = table.removeAll(where: drop) }
-            state.tables = state.tables.filter { !$0.value.isEmpty }
+            _ = Self.removeRoutes(&state) { route in route.owner.map(owners.contains) ?? false }
             state.unmatched = state.unmatched.filter { !($0.value.owner.map(owners.contains) ?? false) }
         }
+    }
+
+    /// Removes the routes `drop` selects from every table; how many.
+    private static func removeRoutes(_ state: inout State, where drop: (Route) -> Bool) -> Int {
+        let count = { (state: State) in state.global.routes.count + state.tables.values.reduce(0) { $0 + $1.routes.count } }
+        let before = count(state)
+        _ = state.global.removeAll(where: drop)
+        for table in state.tables.values { _ = table.removeAll(where: drop) }
+        state.tables = state.tables.filter { !$0.value.isEmpty }
+        return before - count(state)
     }
 
     /// Closes the router for good once every module was torn down; the routes stay for

@@ -11,18 +11,20 @@ extension Router {
     /// ```
     /// Of a pattern with optional groups, the longest form whose parameters all have
     /// values is used. Values the chosen form does not use become query items, sorted by
-    /// name. The pattern need not be registered.
+    /// name. The pattern need not be registered; it is read as a table with `options`
+    /// reads it (``RouteOptions/literalSuffixes``: `:id.html` gives `7.html`).
     ///
     /// - Throws: ``HiveError`` `.invalidRoute` for a malformed pattern;
     ///   `.invalidParameter` when a parameter the pattern needs has no value or an empty
     ///   one (a path segment cannot be empty).
     public static func url(
-        for pattern: String, parameters: [String: any CustomStringConvertible] = [:], wildcard: [String] = []
+        for pattern: String, parameters: [String: any CustomStringConvertible] = [:], wildcard: [String] = [],
+        options: RouteOptions = RouteOptions()
     ) throws(HiveError) -> String {
-        let compiled = try RoutePattern(pattern)
+        let compiled = try RoutePattern(pattern, literalSuffixes: options.literalSuffixes)
         let values = parameters.mapValues { $0.description }
         func names(_ segments: [RoutePattern.Segment]) -> [String] {
-            segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+            segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
         }
         guard let segments = compiled.variants.first(where: { names($0).allSatisfy { values[$0] != nil } }) else {
             let shortest = compiled.variants.last ?? []
@@ -37,14 +39,14 @@ extension Router {
             switch segment {
             case .literal(let text):
                 path.append(PercentEncoding.encode(text))
-            case .parameter(let name):
+            case .parameter(let name, let suffix):
                 let value = values[name] ?? ""
                 guard !value.isEmpty else {
                     throw HiveError(
                         .invalidParameter,
                         "cannot build a URL from '\(pattern)': parameter '\(name)' is empty (a path segment cannot be)")
                 }
-                path.append(PercentEncoding.encode(value))
+                path.append(PercentEncoding.encode(value) + PercentEncoding.encode(suffix))
                 used.insert(name)
             case .wildcard:
                 path += wildcard.filter { !$0.isEmpty }.map(PercentEncoding.encode)
@@ -58,5 +60,13 @@ extension Router {
                 .joined(separator: "&")
         }
         return url
+    }
+
+    /// Checks that `pattern` compiles (with the default options), as a configuration that
+    /// names a route checks it.
+    ///
+    /// - Throws: ``HiveError`` `.invalidRoute` saying what is wrong.
+    package static func validate(_ pattern: String) throws(HiveError) {
+        _ = try RoutePattern(pattern)
     }
 }

@@ -11,12 +11,14 @@ extension Router {
     /// ```
     /// The handler is `async`: it may take its time (MGJRouter's completion block) and
     /// the caller awaits the result.
-    /// - Throws: as ``register(_:priority:handler:)``.
+    /// - Throws: as ``register(_:priority:exported:matcher:handler:)``.
     public func register<Value: Sendable>(
-        _ pattern: String, priority: Int = 0, producing type: Value.Type,
-        handler: @escaping @Sendable (RouteRequest) async throws -> Value?
+        _ pattern: String, priority: Int = 0, exported: Bool = false, matcher: (any RouteMatcher)? = nil,
+        producing type: Value.Type, handler: @escaping @Sendable (RouteRequest) async throws -> Value?
     ) throws(HiveError) {
-        try add(pattern, priority: priority, body: .produces { request in try await handler(request) })
+        try add(
+            pattern, priority: priority, exported: exported, matcher: matcher,
+            body: .produces { request in try await handler(request) })
     }
 
     /// Routes `url` like ``open(_:extras:)`` and returns what the handler that took it
@@ -25,12 +27,12 @@ extension Router {
     /// - Throws: ``HiveError`` `.notFound` when no handler took the URL (the
     ///   unmatched-URL handler, if any, was called); `.typeMismatch` when the handler
     ///   produced something else, or nothing (a route registered with
-    ///   ``register(_:priority:handler:)`` only accepts); otherwise as
+    ///   ``register(_:priority:exported:matcher:handler:)`` only accepts); otherwise as
     ///   ``open(_:extras:)``.
     public func value<Value>(
         for url: String, extras: [String: any Sendable] = [:], as type: Value.Type
     ) async throws(HiveError) -> Value {
-        guard let (result, route) = try await route(url, extras: extras) else {
+        guard let (result, route) = try await route(url, extras: extras).handled else {
             throw HiveError(.notFound, "no route handled '\(url)'")
         }
         guard let value = result as? Value else {

@@ -10,50 +10,70 @@
 /// ```
 ///
 /// Patterns: literal segments, `:name` parameters, a trailing `*` wildcard (zero or more
-/// components), optional groups `/a(/:b)`. The scheme selects a table (`hive://…`); a
-/// pattern without one (`/cache/flush`) goes to the global table, which every scheme
-/// falls back to unless told otherwise (JLRoutes falls back only when asked). The first
-/// path component is the host, always, even `localhost` or a name with a dot (JLRoutes
-/// drops those hosts unless told otherwise); it is compared without case like the
-/// scheme, the rest of the path with case.
+/// components), optional groups `/a(/:b)`, a `#` where the URL's fragment begins
+/// (`/user#/view/:id`, as JLRoutes matches them). The scheme selects a table
+/// (`hive://…`); a pattern without one (`/cache/flush`) goes to the global table, which
+/// every scheme falls back to unless told otherwise (JLRoutes falls back only when
+/// asked). The first path component is the host, always, even `localhost` or a name with
+/// a dot (JLRoutes drops those hosts unless told otherwise); it is compared without case
+/// like the scheme, the rest of the path with case. Each table has its
+/// ``RouteOptions`` (JLRoutes' global switches, MGJRouter's prefix matches and suffixes),
+/// and a route may bring a ``RouteMatcher`` of its own.
 ///
 /// For a URL the router tries, in order, the matching routes of its scheme's table, then
-/// those of the global table, each table by priority (higher first) and then
-/// registration order, until a handler accepts it; if none does, the unmatched-URL
-/// handler of the URL's scheme, or else the global one, is called. A handler may also
-/// produce a value for the caller (``register(_:priority:producing:handler:)``,
+/// those of the global table; within a table those that name the URL's fragment, then the
+/// exact matches by priority (higher first) and then registration order, then (if the
+/// table matches prefixes) the longer patterns first; until a handler accepts it. If none
+/// does, the unmatched-URL handler of the URL's scheme, or else the global one, is
+/// called. A handler may also produce a value for the caller
+/// (``register(_:priority:exported:matcher:producing:handler:)``,
 /// ``value(for:extras:as:)``). Handlers run on the caller's task with no lock held and
 /// without the hive's event gate, so they may open URLs or perform actions, even from
 /// inside an event hook. Each call is timed in the owner module's
 /// ``HiveProfile/Module/calls``.
 ///
 /// Reached through ``ModuleContext/router`` (routes belong to that module and disappear
-/// when it is unregistered) or ``Hive/router`` (routes belong to the hive).
+/// when it is unregistered) or ``Hive/router`` (routes belong to the hive). Only routes
+/// registered with `exported: true`, or exported by their module's configuration
+/// (``ModuleDescriptor/exportedRoutes``), can be opened from outside the process.
 public struct Router: Sendable {
     /// A route handler: returns `true` when it handled the URL, `false` to decline.
     public typealias Handler = @Sendable (RouteRequest) async throws -> Bool
 
-    let store: RouteStore
+    let hive: Hive
     let owner: String?
 
-    init(store: RouteStore, owner: String?) {
-        self.store = store
+    init(hive: Hive, owner: String?) {
+        self.hive = hive
         self.owner = owner
     }
 
-    /// Registers `handler` for `pattern`, compiled now.
+    var store: RouteStore { hive.routeStore }
+
+    /// Registers `handler` for `pattern`, compiled now under its table's options.
     ///
     /// Several routes may share a pattern; they are tried in priority, then registration,
     /// order.
+    /// - Parameters:
+    ///   - exported: whether a call from outside the process (the control socket's
+    ///     `OpenURL`, `hived ctl open`) may reach it; routes are private to the process
+    ///     unless they say so (or their module's configuration exports them).
+    ///   - matcher: the route's own way of matching (JLRoutes' custom route definition);
+    ///     then only the pattern's scheme counts, and the pattern names the route.
     /// - Throws: ``HiveError`` `.invalidRoute` for a malformed pattern; `.refusedEvent`
     ///   once the hive has stopped.
-    public func register(_ pattern: String, priority: Int = 0, handler: @escaping Handler) throws(HiveError) {
-        try add(pattern, priority: priority, body: .accepts(handler))
+    public func register(
+        _ pattern: String, priority: Int = 0, exported: Bool = false, matcher: (any RouteMatcher)? = nil,
+        handler: @escaping Handler
+    ) throws(HiveError) {
+        try add(pattern, priority: priority, exported: exported, matcher: matcher, body: .accepts(handler))
     }
 
-    func add(_ pattern: String, priority: Int, body: Route.Body) throws(HiveError) {
+    func add(
+        _ pattern: String, priority: Int, exported: Bool, matcher: (any RouteMatcher)?, body: Route.Body
+    ) throws(HiveError) {
         do {
-            try store.add(pattern, priority: priority, owner: owner, body: body)
+            try store.add(pattern, matcher: matcher, priority: priority, owner: owner, exported: exported, body: body)
         } catch {
             throw HiveError(error.code, module: owner, error.message)
         }
@@ -68,6 +88,25 @@ public struct Router: Sendable {
         store.remove(pattern, owner: owner)
     }
 
+    /// Removes this owner's routes in the table of `scheme`, or with `nil` in the global
+    /// table (JLRoutes' `unregisterRouteScheme:`, `[[JLRoutes globalRoutes] removeAllRoutes]`).
+    /// Routes of other owners stay, and so do the table's options and unmatched handler.
+    ///
+    /// - Returns: how many routes were removed.
+    @discardableResult
+    public func unregisterAll(scheme: String?) -> Int {
+        store.removeAll(owner: owner, scheme: scheme)
+    }
+
+    /// Removes every route of this owner, in every table (JLRoutes'
+    /// `unregisterAllRouteSchemes`); other owners' routes stay.
+    ///
+    /// - Returns: how many routes were removed.
+    @discardableResult
+    public func unregisterAll() -> Int {
+        store.removeAll(owner: owner)
+    }
+
     /// Routes `url` to the first matching handler that accepts it, passing `extras`
     /// beside the URL's own parameters (JLRoutes' `routeURL:withParameters:`, MGJRouter's
     /// `openURL:withUserInfo:`).
@@ -80,37 +119,55 @@ public struct Router: Sendable {
     ///   later matches are not tried.
     @discardableResult
     public func open(_ url: String, extras: [String: any Sendable] = [:]) async throws(HiveError) -> Bool {
-        try await route(url, extras: extras) != nil
+        try await route(url, extras: extras).handled != nil
     }
 
-    /// Calls the matching handlers of `url` in order until one handles it.
-    ///
-    /// - Returns: the route that took the URL and what it produced (`()` for one that
-    ///   only accepts); `nil` when none did, after calling the unmatched-URL handler.
+    /// What routing a URL did: the route that took it and what it produced (`()` for one
+    /// that only accepts), if one did; how many matching routes were called, and the
+    /// first left out because the caller may not reach it.
+    struct Routing {
+        var handled: (result: any Sendable, route: Route)?
+        var called = 0
+        var refused: Route?
+    }
+
+    /// Calls the matching handlers of `url` in order until one handles it; with
+    /// `admitting` (a call from outside the process, whose `extras` are text), only the
+    /// routes it admits, and no unmatched-URL handler.
     func route(
-        _ url: String, extras: [String: any Sendable]
-    ) async throws(HiveError) -> (result: any Sendable, route: Route)? {
+        _ url: String, extras: [String: any Sendable], admitting admits: ((Route) -> Bool)? = nil
+    ) async throws(HiveError) -> Routing {
         let parsed = try RouteURL(url)
-        guard let (matches, unmatched) = store.candidates(for: parsed) else {
+        guard let (tables, unmatched) = store.candidates(for: parsed, text: url) else {
             throw HiveError.hiveStopped("cannot open '\(url)'")
         }
-        if !matches.isEmpty {
-            var query: [String: String] = [:]
-            var allQuery: [String: [String]] = [:]
-            for item in parsed.query {
-                query[item.name] = item.value
-                allQuery[item.name, default: []].append(item.value)
-            }
-            for match in matches {
+        var routing = Routing()
+        for table in tables {
+            let logger = table.logger
+            logger?.debug("routing '\(url)'")
+            let (query, allQuery) = Self.query(of: table.url)
+            for match in Self.ordered(table, url: url, query: query, allQuery: allQuery, extras: extras) {
+                if let admits, !admits(match.route) {
+                    routing.refused = routing.refused ?? match.route
+                    continue
+                }
+                routing.called += 1
                 var parameters = query
                 for (name, value) in match.parameters { parameters[name] = value }
                 let request = RouteRequest(
                     url: url, pattern: match.route.text, scheme: parsed.scheme, parameters: parameters,
-                    query: allQuery, wildcard: Array(match.wildcard), extras: extras, owner: match.route.owner)
-                if let result = try await match.route.call(request) { return (result, match.route) }
+                    query: allQuery, wildcard: Array(match.wildcard), path: match.path, extras: extras,
+                    owner: match.route.owner, extrasAreText: admits != nil)
+                if let result = try await match.route.call(request) {
+                    logger?.debug("'\(match.route.text)'\(Self.owned(match.route)) handled '\(url)'")
+                    routing.handled = (result, match.route)
+                    return routing
+                }
+                logger?.debug("'\(match.route.text)'\(Self.owned(match.route)) declined '\(url)'")
             }
+            logger?.debug("no route of this table handled '\(url)'")
         }
-        if let unmatched {
+        if admits == nil, let unmatched {
             do {
                 try await unmatched(url)
             } catch {
@@ -118,14 +175,64 @@ public struct Router: Sendable {
                 throw HiveError(.handlerFailed, "the unmatched-URL handler failed for '\(url)': \(error)", underlying: error)
             }
         }
-        return nil
+        return routing
     }
 
-    /// Whether some route matches `url`, without calling anything (a matching handler
-    /// may still decline). A malformed URL answers `false`.
+    private static func owned(_ route: Route) -> String {
+        route.owner.map { " of module '\($0)'" } ?? ""
+    }
+
+    /// The query items of `url`: the last value of each name, and all of them in order.
+    private static func query(of url: RouteURL) -> ([String: String], [String: [String]]) {
+        var query: [String: String] = [:]
+        var allQuery: [String: [String]] = [:]
+        for item in url.query {
+            query[item.name] = item.value
+            allQuery[item.name, default: []].append(item.value)
+        }
+        return (query, allQuery)
+    }
+
+    /// A table's matches in the order to try them: those naming the fragment; the exact
+    /// ones with those of the routes' own matchers, by priority then registration; the
+    /// prefix matches.
+    private static func ordered(
+        _ table: RouteStore.Candidates, url: String, query: [String: String], allQuery: [String: [String]],
+        extras: [String: any Sendable]
+    ) -> [RouteTable.Match] {
+        let matches = table.matches
+        // The common case, a table of patterns and a URL without a fragment: no copy.
+        if table.custom.isEmpty, matches.fragment.isEmpty, matches.prefix.isEmpty { return matches.exact }
+        let custom = customMatches(table.custom, in: table.url, text: url, query: query, allQuery: allQuery, extras: extras)
+        let exact = custom.isEmpty ? matches.exact : (matches.exact + custom).sorted { $0.route.precedes($1.route) }
+        return matches.fragment + exact + matches.prefix
+    }
+
+    /// The matches of routes with matchers of their own, asked outside any lock.
+    private static func customMatches(
+        _ routes: [Route], in parsed: RouteURL, text: String, query: [String: String], allQuery: [String: [String]],
+        extras: [String: any Sendable]
+    ) -> [RouteTable.Match] {
+        routes.compactMap { route in
+            let request = RouteRequest(
+                url: text, pattern: route.text, scheme: parsed.scheme, parameters: query, query: allQuery, wildcard: [],
+                path: parsed.components, extras: extras, owner: route.owner)
+            guard let parameters = route.matcher?.match(request) else { return nil }
+            return RouteTable.Match(
+                route: route, parameters: parameters.sorted { $0.key < $1.key }, wildcard: [], path: parsed.components)
+        }
+    }
+
+    /// Whether some route matches `url`, without calling any handler (a matching handler
+    /// may still decline; routes' own matchers are asked). A malformed URL answers `false`.
     public func canOpen(_ url: String) -> Bool {
         guard let parsed = try? RouteURL(url) else { return false }
-        return store.hasMatch(parsed)
+        let (found, custom) = store.hasMatch(parsed, text: url)
+        if found { return true }
+        return custom.contains { read, routes in
+            let (query, allQuery) = Self.query(of: read)
+            return !Self.customMatches(routes, in: read, text: url, query: query, allQuery: allQuery, extras: [:]).isEmpty
+        }
     }
 
     /// Sets (or, with `nil`, removes) the handler called with a URL no route handled
@@ -137,16 +244,24 @@ public struct Router: Sendable {
         store.setUnmatched(handler, scheme: scheme, owner: owner)
     }
 
-    /// Whether URLs of `scheme` that no route of that scheme handled are tried against
-    /// the global table (JLRoutes' `shouldFallbackToGlobalRoutes`); `true` by default.
-    public func setFallsBackToGlobal(_ fallsBack: Bool, scheme: String) {
-        store.setFallback(fallsBack, scheme: scheme)
+    /// Sets the options of the table of `scheme`, or with `nil` of the global table
+    /// (JLRoutes' global switches, here one table's; see ``RouteOptions``). They stay
+    /// when the table's routes go.
+    public func setOptions(_ options: RouteOptions, scheme: String?) {
+        store.setOptions(options, for: scheme)
+    }
+
+    /// The options of the table of `scheme`, or with `nil` of the global table.
+    public func options(scheme: String?) -> RouteOptions {
+        store.options(for: scheme)
     }
 
     /// Every registered pattern, in registration order.
     public var patterns: [String] { store.routes.map(\.text) }
 
-    /// Every registered route with its table, priority and owner, in registration order
-    /// (JLRoutes' `allRoutes`).
-    public var definitions: [RouteDefinition] { store.routes.map(\.definition) }
+    /// Every registered route with its table, priority, owner and whether calls from
+    /// outside may reach it, in registration order (JLRoutes' `allRoutes`).
+    public var definitions: [RouteDefinition] {
+        store.routes.map { $0.definition(exported: $0.exported || hive.exportsByDescriptor($0)) }
+    }
 }

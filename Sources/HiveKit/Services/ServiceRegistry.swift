@@ -68,6 +68,9 @@ public struct ServiceRegistry: Sendable {
     /// atomic load; the first resolve creates it, waiting while another singleton of the
     /// hive is being created on another thread.
     ///
+    /// - Parameter cached: `false` makes a new instance for this call even for a
+    ///   singleton, and keeps nothing (BeeHive's `createService:withServiceName:shouldCache:NO`);
+    ///   the singleton, if created, stays as it is.
     /// - Throws: ``HiveError`` `.notRegistered` when nothing is registered under `type`
     ///   and `name`, or when the registration was removed while this resolve waited to
     ///   create its singleton; `.circularDependency` when the service is resolved again,
@@ -76,7 +79,7 @@ public struct ServiceRegistry: Sendable {
     ///   final teardown (`stop`, or the rollback of a failed `start`).
     @inline(__always)
     public func resolve<Service: Sendable>(
-        _ type: Service.Type = Service.self, name: String? = nil
+        _ type: Service.Type = Service.self, name: String? = nil, cached: Bool = true
     ) throws(HiveError) -> Service {
         let key = ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name)
         guard let slot = store.slot(for: key) else { throw notRegistered(Service.self, name: name) }
@@ -84,7 +87,24 @@ public struct ServiceRegistry: Sendable {
         // values: `register` above and `ServiceCatalog.register` (which build the key from
         // the static generic `Service`, never from the metatype argument, which may hold
         // a subclass) are the only places that make slots.
-        return try slot.resolve(as: Service.self)
+        return cached ? try slot.resolve(as: Service.self) : try slot.resolveUncached(as: Service.self)
+    }
+
+    /// The singleton of `type` (with `name`) if it was created, without creating it
+    /// (BeeHive's `getServiceInstanceFromServiceName:`); `nil` for a transient service,
+    /// a singleton not created yet, or nothing registered.
+    public func cachedInstance<Service: Sendable>(_ type: Service.Type, name: String? = nil) -> Service? {
+        store.slot(for: ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name))?.cached(as: Service.self)
+    }
+
+    /// Releases the singleton of `type` (with `name`) and keeps the registration
+    /// (BeeHive's `removeServiceWithServiceName:`): the instance is released
+    /// (``ServiceReleasing/release()``) or dropped, and the next resolve creates a new one.
+    ///
+    /// - Returns: `false` when nothing is registered or no instance was created.
+    @discardableResult
+    public func releaseInstance<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
+        store.releaseInstance(ServiceKey(type: ObjectIdentifier(Service.self), typeName: "", name: name))
     }
 
     /// Whether `type` (with `name`) is registered, without creating anything; `false`

@@ -70,6 +70,31 @@ final class ServiceSlot: Sendable {
         return try create().value(as: type)
     }
 
+    /// A new instance whatever the lifetime, kept nowhere (BeeHive's `shouldCache:NO`):
+    /// the factory runs on this thread, outside the creation lock, as for a transient
+    /// service.
+    func resolveUncached<Service>(as type: Service.Type) throws(HiveError) -> Service {
+        let thread = CreationLock.currentThread()
+        try enter(thread)
+        defer { leave(thread) }
+        if let error = removalError() { throw error }
+        return try make(order: 0).value(as: type)
+    }
+
+    /// The singleton, if it was created; `nil` otherwise (nothing is created).
+    func cached<Service>(as type: Service.Type) -> Service? {
+        instance.load()?.value(as: type)
+    }
+
+    /// Whether the singleton was created.
+    var hasInstance: Bool { instance.load() != nil }
+
+    /// The same registration with no instance yet: what replaces this slot when its
+    /// singleton is released but the registration stays.
+    func emptied() -> ServiceSlot {
+        ServiceSlot(key: key, owner: owner, lifetime: lifetime, implementation: implementation, lock: lock, maker: maker)
+    }
+
     /// The slow path: runs the factory, for a singleton under the creation lock and once.
     private func create() throws(HiveError) -> InstanceBox {
         let thread = CreationLock.currentThread()

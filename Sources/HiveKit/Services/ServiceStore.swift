@@ -95,6 +95,20 @@ final class ServiceStore: Sendable {
         return true
     }
 
+    /// Releases the singleton created for `key`, keeping the registration: the next
+    /// resolve creates a new one. `false` when there is no such registration or no
+    /// instance yet.
+    func releaseInstance(_ key: ServiceKey) -> Bool {
+        let released = slots.withLock { slots -> ServiceSlot? in
+            guard let slot = slots[key], slot.hasInstance else { return nil }
+            slots[key] = slot.emptied()
+            return slot
+        }
+        guard let released else { return false }
+        released.retire(.removed)?.releasing?.release()
+        return true
+    }
+
     /// Removes every registration the `owners` made, releasing their singletons newest
     /// first.
     func removeAll(ownedBy owners: Set<String>) {

@@ -2,9 +2,12 @@ import HiveKit
 import Synchronization
 
 /// The `heartbeat` demo module: while the hive is running (after `ready`, not in
-/// `background`), logs a beat at a fixed interval. It offers the action `heartbeat.beats`
-/// (how many beats so far) and the route `hive://heartbeat/reset` (back to zero) to the
-/// other modules.
+/// `background`), logs a beat at a fixed interval. It offers the other modules the actions
+/// `heartbeat.beats` (how many beats so far) and `heartbeat.reset` (back to zero; returns
+/// how many there were), and the routes `hive://heartbeat/status` (the beats, the
+/// interval, whether it beats) and `hive://heartbeat/reset`. None is callable from outside
+/// the process unless the configuration exports it (hived's embedded default exports
+/// `beats` and `hive://heartbeat/status`).
 ///
 /// ## Configuration keys
 /// - `interval` (duration, default `10s`): time between beats; a reload changes it.
@@ -24,9 +27,31 @@ final class HeartbeatModule: Module {
 
     func setup(_ context: ModuleContext) async throws {
         try context.mediator.register("beats") { [self] _ in state.withLock { $0.beats } }
+        try context.mediator.register("reset") { [self] _ in reset() }
         try context.router.register("hive://heartbeat/reset") { [self] _ in
-            state.withLock { $0.beats = 0 }
+            _ = reset()
             return true
+        }
+        try context.router.register("hive://heartbeat/status", producing: Status.self) { [self] _ in
+            let interval = try context.hive.descriptor(named: context.moduleName)?.settings.duration("interval") ?? .seconds(10)
+            let (seconds, fraction) = interval.components
+            let text = fraction == 0 ? "\(seconds)s" : interval.shortDescription
+            return state.withLock { state in Status(beats: state.beats, interval: text, beating: state.task != nil) }
+        }
+    }
+
+    /// What `hive://heartbeat/status` answers.
+    struct Status: Encodable, Sendable {
+        let beats: Int
+        let interval: String
+        let beating: Bool
+    }
+
+    /// Back to zero beats; how many there were.
+    private func reset() -> Int {
+        state.withLock { state in
+            defer { state.beats = 0 }
+            return state.beats
         }
     }
 

@@ -5,7 +5,8 @@ import Glibc
 
 /// The `probe` module: records every event it receives as one JSON line, and fails or
 /// stalls (or blocks its thread) on chosen events, to rehearse failure handling under
-/// systemd.
+/// systemd; its calls `rehearse` (an action, and the route `hive://NAME/rehearse`) do the
+/// same for calls from outside the process (see ``registerCalls(_:)``).
 ///
 /// A line looks like `{"module":"store","event":"init","params":{},"ts":1732360000.123456}`;
 /// custom events add `"name":NAME`; `params` holds the event's parameters (a custom
@@ -92,7 +93,10 @@ struct ProbeModule: Module {
         }
     }
 
-    func setup(_ context: ModuleContext) async throws { try await probe(context) }
+    func setup(_ context: ModuleContext) async throws {
+        try await probe(context)
+        try registerCalls(context)
+    }
     func initialize(_ context: ModuleContext) async throws { try await probe(context) }
     func ready(_ context: ModuleContext) async throws { try await probe(context) }
     func background(_ context: ModuleContext) async throws { try await probe(context) }
@@ -189,7 +193,7 @@ struct ProbeModule: Module {
     }
 
     /// `CLOCK_REALTIME` as `SECONDS.MICROSECONDS`.
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return "\(now.tv_sec).\(String(now.tv_nsec / 1000).leftPadded(to: 6))"
@@ -197,7 +201,7 @@ struct ProbeModule: Module {
 
     /// Appends `line` with one `write` to a file opened `O_APPEND`, so concurrent
     /// writers never interleave within a line.
-    private static func append(_ line: String, to path: String) throws {
+    static func append(_ line: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno

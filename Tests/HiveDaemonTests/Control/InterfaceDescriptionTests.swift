@@ -19,7 +19,7 @@ import Testing
     @Test func everyMethodTheServerAnswersIsDescribed() {
         for method in [
             "GetStatus", "GetProfile", "SendEvent", "Reload", "SetLogLevel", "ListRoutes", "ListActions",
-            "ListServices", "Subscribe", "GetMetrics",
+            "ListServices", "Subscribe", "GetMetrics", "OpenURL", "PerformAction",
         ] {
             #expect(DaemonInterface.description.contains("method \(method)("), "\(method)")
         }

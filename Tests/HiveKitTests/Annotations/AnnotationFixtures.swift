@@ -3,7 +3,8 @@ import HiveKit
 // Annotations of the test program itself, in the real section: found by every scan of
 // this process (HiveDaemon's options too), so their names are unique to these tests.
 
-/// A module type declared with an annotation, built from its configuration entry.
+/// A module type declared with an annotation, built from its configuration entry; its
+/// modules export their `currency` action to calls from outside the process.
 struct AnnotatedShop: ConfigurableModule {
     let currency: String
 
@@ -17,7 +18,7 @@ struct AnnotatedShop: ConfigurableModule {
     }
 }
 
-@used @section("hivekit_annotations") let annotatedShop: HiveAnnotation = { HiveAnnotations.module(AnnotatedShop.self) }
+@used @section("hivekit_annotations") let annotatedShop: HiveAnnotation = { HiveAnnotations.module(AnnotatedShop.self, exportedActions: ["currency"]) }
 
 /// A module type declared under a name of its own, with a factory.
 struct AnnotatedCart: Module {}

@@ -42,6 +42,8 @@ import Testing
         try await hive.register(ModuleSpec(ModuleDescriptor(name: "shop", settings: settings), type: "AnnotatedShop"), catalog: catalog)
         try await hive.start()
         #expect(try await hive.mediator.perform(target: "shop", action: "currency", as: String.self) == "CHF")
+        #expect(hive.mediator.definitions.map(\.exported) == [true], "the annotation exports it")
+        #expect(try await hive.performFromOutside(target: "shop", action: "currency", parameters: [:]) as? String == "CHF")
         await hive.stop()
 
         let location = SourceLocation(path: "shop.yaml", line: 3)

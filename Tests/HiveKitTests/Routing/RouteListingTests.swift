@@ -107,7 +107,9 @@ import Testing
         #expect(try await router.open("namespaceTest1://test"))
         #expect(try await router.open("namespaceTest2://test"))
         #expect(seen.tags == ["global", "ns1", "ns2"])
-        router.setFallsBackToGlobal(false, scheme: "namespaceTest1")
+        var noFallback = RouteOptions()
+        noFallback.fallsBackToGlobal = false
+        router.setOptions(noFallback, scheme: "namespaceTest1")
         #expect(try await !router.open("namespaceTest1://user/view/joeldev"))
         #expect(try await router.open("namespaceTest2://user/view/joeldev"))
         #expect(seen.last?.parameters == ["userID": "joeldev"])

@@ -115,7 +115,9 @@ final class Requests: Sendable {
         #expect(try await router.open("/status"))
         #expect(try await router.open("third://status"))
         #expect(seen.tags == ["hive-status", "other-status", "global-status", "global-status", "global-status"])
-        router.setFallsBackToGlobal(false, scheme: "third")
+        var noFallback = RouteOptions()
+        noFallback.fallsBackToGlobal = false
+        router.setOptions(noFallback, scheme: "third")
         #expect(try await !router.open("third://status"))
         #expect(!router.canOpen("third://status"))
         #expect(router.canOpen("hive://status"))

@@ -61,8 +61,8 @@ extension ControlSocketTests {
             let routes = try await Self.runCtl(["--socket", fixture.socket, "routes"], environment: [:])
             #expect(routes.status == 0, "\(routes.stderr)")
             let rows = routes.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-            #expect(rows.first == ["PATTERN", "SCHEME", "PRIORITY", "OWNER"], "\(routes.stdout)")
-            #expect(rows.contains(["hive://heartbeat/reset", "hive", "0", "heartbeat"]), "\(routes.stdout)")
+            #expect(rows.first == ["PATTERN", "SCHEME", "PRIORITY", "OWNER", "EXPORTED"], "\(routes.stdout)")
+            #expect(rows.contains(["hive://heartbeat/reset", "hive", "0", "heartbeat", "no"]), "\(routes.stdout)")
             try await fixture.stop()
         }
 

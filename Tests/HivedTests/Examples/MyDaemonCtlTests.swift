@@ -29,6 +29,22 @@ struct MyDaemonCtlTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed at exit")
     }
 
+    @Test func ctlOpensAndPerformsWhatItsModulesExport() async throws {
+        let example = try await ExampleWithControl.start(Self.executable)
+        let (socket, daemon) = (example.socket, example.daemon)
+        let count = try await ExampleCommand.run(Self.executable, ["ctl", "perform", "store", "count", "--socket", socket])
+        #expect(count.status == 0 && count.stdout == "1\n", "\(count)")
+        let value = try await ExampleCommand.run(Self.executable, ["ctl", "open", "hive://store/value/greeting", "--socket", socket])
+        #expect(value.status == 0 && value.stdout == "hi\n", "\(value)")
+        let missing = try await ExampleCommand.run(Self.executable, ["ctl", "open", "hive://store/value/nothing", "--socket", socket])
+        #expect(missing.status == 1 && missing.stderr == "hive://store/value/nothing: not handled (every matching route declined)\n", "\(missing)")
+        let clear = try await ExampleCommand.run(Self.executable, ["ctl", "open", "hive://store/clear", "--socket", socket])
+        #expect(clear.status == 67, "\(clear)")
+        #expect(clear.stderr == "not exported: route 'hive://store/clear' of module 'store' is not exported: only the daemon's own modules may open it\n")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
     @Test func ctlWithoutADaemonNamesItAndItsSocket() async throws {
         let directory = try TestDirectory()
         let runtime = try await ExampleCommand.run(

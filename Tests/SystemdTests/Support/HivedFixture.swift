@@ -3,8 +3,17 @@ import Foundation
 /// hived installed from its Debian package in a booted container, plus what the suite's
 /// tests need to drive it: a fresh configuration per test and the probe files.
 final class HivedFixture: Sendable {
-    /// The fixture of the running suite (set by ``BootedSystemd``).
-    @TaskLocal static var current: HivedFixture?
+    /// The fixtures of the running suite, one per release it boots, or why that release
+    /// could not be booted and installed (set by ``BootedSystemd``).
+    @TaskLocal static var booted: [SystemdRelease: Result<HivedFixture, SuiteFailure>] = [:]
+
+    /// The running suite's fixture for `release`; throws why there is none.
+    static func fixture(for release: SystemdRelease) throws -> HivedFixture {
+        guard let fixture = booted[release] else {
+            throw SuiteFailure("no container runs \(release.testDescription): the suite's tests run only inside its booted containers")
+        }
+        return try fixture.get()
+    }
 
     /// The unit under test.
     static let unit = "hived.service"
@@ -15,6 +24,8 @@ final class HivedFixture: Sendable {
     static let stateDirectory = "/var/lib/hived"
 
     let container: SystemdContainer
+    /// The systemd release the container runs.
+    var release: SystemdRelease { container.release }
     /// The package installed, on this machine.
     let package: String
     /// The same package inside the container.
@@ -55,6 +66,33 @@ final class HivedFixture: Sendable {
         return deb.hasPrefix("/") ? deb : packageRoot + "/" + deb
     }
 
+    /// The root file system `release` boots from: this machine's `/` for systemd 252; for
+    /// 257 a debootstrap of Debian 13 with what `package` depends on and recommends, and the
+    /// tools the suite drives hived with (`scripts/lib/debian-root`: made once, a few
+    /// minutes, then cached outside the clone).
+    static func rootFileSystem(for release: SystemdRelease, package: String) async throws -> String {
+        guard let suite = release.debootstrapSuite else { return "/" }
+        let fields = try await Command.check(["dpkg-deb", "-f", package, "Depends", "Recommends"]).stdout
+        let needs = fields.split(separator: "\n").compactMap { line in
+            line.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
+        }
+        let depends = (needs + Self.suiteTools).joined(separator: ", ")
+        let started = ContinuousClock.now
+        let result = try await Command.check(
+            [packageRoot + "/scripts/lib/debian-root", suite, depends], timeout: .seconds(1500))
+        if result.stderr.contains("building") {
+            print("hived systemd suite: made the \(release.debian) root in \(ContinuousClock.now - started) (cached from now on)")
+        }
+        guard let tree = result.output.split(separator: "\n").last.map(String.init), tree.hasPrefix("/") else {
+            throw SuiteFailure("scripts/lib/debian-root printed no tree: \(result)")
+        }
+        return tree
+    }
+
+    /// What the suite runs in a container beside systemd's own tools: `ps` (procps) and
+    /// `curl` (the example daemon's test).
+    static let suiteTools = ["procps", "curl"]
+
     /// Installs `package` with `dpkg -i` the way an administrator would, and records
     /// whether that left the service running.
     static func install(_ package: String, in container: SystemdContainer) async throws -> HivedFixture {
@@ -64,7 +102,7 @@ final class HivedFixture: Sendable {
         try FileManager.default.copyItem(atPath: package, toPath: container.hostPath(inside))
         // This machine is a Docker image whose policy-rc.d forbids starting services; the
         // container stands for a real Debian machine, which has none. (Removed in the
-        // overlay only.)
+        // overlay only; a debootstrapped tree has none.)
         try await container.check(["rm", "-f", "/usr/sbin/policy-rc.d"])
         let installation = try await container.exec(["dpkg", "-i", inside], timeout: .seconds(300))
         let active = try await container.systemctl("is-active", unit).output
@@ -115,6 +153,17 @@ final class HivedFixture: Sendable {
     /// A property of hived.service (`systemctl show -p NAME`).
     func property(_ name: String) async throws -> String {
         try await container.property(Self.unit, name)
+    }
+
+    /// The environment systemd started process `pid` (a pid inside the container) with.
+    func environment(of pid: String) async throws -> [String: String] {
+        let block = try await container.check(["cat", "/proc/\(pid)/environ"]).stdout
+        var environment: [String: String] = [:]
+        for entry in block.split(separator: "\0") {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        return environment
     }
 
     /// `systemctl kill -s SIGNAL hived.service`; throws, with what systemctl said, unless

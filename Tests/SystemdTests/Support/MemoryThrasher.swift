@@ -8,20 +8,28 @@ import Foundation
 /// stall shows in `/proc/pressure/memory` (about 60 ms a second here, from a disk that
 /// reads 250 MB/s). PSI is not namespaced: the container's hived watches the same file.
 ///
+/// Given a cgroup v2 directory to join (a unit's cgroup in a container booted with cgroup v2,
+/// whose own hierarchy has no memory controller on this machine), the loop also runs there,
+/// so the stall counts in that cgroup's `memory.pressure` too (PSI charges a task's stall to
+/// its cgroup v2 directory and every ancestor), while the v1 limit still causes it.
+///
 /// The loop ends by itself when ``stop()`` creates its stop file, or after `lifetime`; it
-/// then removes its file and its cgroup.
+/// then leaves the cgroup it joined, and removes its file and its cgroup.
 final class MemoryThrasher: Sendable {
     let directory: String
     private let running: Task<CommandResult, any Error>
 
     static let script = #"""
         set -eu
-        dir=$1 cgroup=$2 limit=$3 lifetime=$4
+        dir=$1 cgroup=$2 limit=$3 lifetime=$4 hierarchy=$5 join=$6
         mkdir "$cgroup"
         echo 32M >"$cgroup/$limit"
         echo $$ >"$cgroup/cgroup.procs"
+        home=$(sed -n 's/^0:://p' /proc/self/cgroup)
+        if [ -n "$join" ]; then echo $$ >"$join/cgroup.procs"; fi
         cleanup() {
             rm -f "$dir/data"
+            if [ -n "$join" ]; then echo $$ >"$hierarchy$home/cgroup.procs" || true; fi
             echo $$ >"${cgroup%/*}/cgroup.procs" || true
             rmdir "$cgroup" || true
         }
@@ -51,11 +59,16 @@ final class MemoryThrasher: Sendable {
         return nil
     }
 
-    /// Starts the loop; returns once it reads (its file written, its cgroup limited).
-    init(lifetime: Duration = .seconds(120)) async throws {
+    /// Starts the loop, in the cgroup v2 directory `join` too if given; returns once it
+    /// reads (its file written, its cgroup limited).
+    init(lifetime: Duration = .seconds(120), joining join: String? = nil) async throws {
         let name = "hived-suite-pressure-\(getpid())"
         guard let cgroup = Self.cgroup(named: name) else {
             throw SuiteFailure("no memory cgroup can be made here (cgroup v1 memory or a v2 memory controller, as root)")
+        }
+        // On cgroup v2 alone a task is in one cgroup: joining another would leave the limit.
+        guard join == nil || cgroup.limit == "memory.limit_in_bytes" else {
+            throw SuiteFailure("the thrasher can join \(join ?? "") only where its limit is a cgroup v1 one; this machine has cgroup v2 alone")
         }
         var template = Array("/var/tmp/hived-suite-pressure.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SuiteFailure("mkdtemp: errno \(errno)") }
@@ -64,7 +77,8 @@ final class MemoryThrasher: Sendable {
         let seconds = lifetime.components.seconds
         running = Task {
             try await Command.run(
-                ["sh", "-c", Self.script, "thrasher", directory, cgroup.path, cgroup.limit, "\(seconds)"],
+                ["sh", "-c", Self.script, "thrasher", directory, cgroup.path, cgroup.limit, "\(seconds)",
+                 SuiteRequirements.unifiedHierarchy ?? "", join ?? ""],
                 timeout: lifetime + .seconds(30))
         }
         let started = await eventually(timeout: .seconds(60)) {

@@ -56,6 +56,21 @@ extension SystemdContainer {
         }
     }
 
+    /// The cgroup v2 directory of `unit` as a path on this machine (its `ControlGroup=`
+    /// below the container's own cgroup, the parent of PID 1's `init.scope`), or `nil`
+    /// where this machine has no cgroup v2 hierarchy.
+    func hostCgroup(of unit: String) async throws -> String? {
+        guard let hierarchy = SuiteRequirements.unifiedHierarchy else { return nil }
+        let own = (try? String(contentsOfFile: "/proc/\(leader)/cgroup", encoding: .utf8)) ?? ""
+        guard let line = own.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+        let initScope = URL(fileURLWithPath: String(line.dropFirst(3)))
+        let group = try await property(unit, "ControlGroup")
+        guard initScope.lastPathComponent == "init.scope", !group.isEmpty else {
+            throw SuiteFailure("no cgroup for \(unit): PID 1 is in \(initScope.path), the unit's ControlGroup is '\(group)'")
+        }
+        return hierarchy + initScope.deletingLastPathComponent().path + group
+    }
+
     /// Writes `text` to `path` inside the container (creating directories).
     func write(_ text: String, to path: String, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: hostPath(path))

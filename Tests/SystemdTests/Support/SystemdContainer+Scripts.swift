@@ -1,19 +1,27 @@
 extension SystemdContainer {
-    /// `sh -c mountScript mount DIR`: the tmpfs for the upper layer and the overlay over `/`.
+    /// `sh -c mountScript mount DIR LOWER`: the tmpfs for the upper layer and the overlay
+    /// over LOWER (`/`, or a cached Debian tree).
     static let mountScript = #"""
         set -eu
-        dir=$1
+        dir=$1 lower=$2
         mkdir "$dir/layer" "$dir/merged"
         mount -t tmpfs -o mode=0755,size=4G hived-suite "$dir/layer"
         mkdir "$dir/layer/upper" "$dir/layer/work"
         mount -t overlay hived-suite \
-            -o "lowerdir=/,upperdir=$dir/layer/upper,workdir=$dir/layer/work" "$dir/merged"
+            -o "lowerdir=$lower,upperdir=$dir/layer/upper,workdir=$dir/layer/work" "$dir/merged"
         """#
 
-    /// `bash -c launchScript launch DIR OWNER MACHINE STOPSCRIPT`: starts systemd-nspawn
-    /// in its own session (a Ctrl-C of the test run does not reach it), writes its pid to
-    /// DIR/nspawn.pid, and starts the guardian: a process that waits for the test process
-    /// OWNER to end and, if DIR still exists then, stops the container and cleans up.
+    /// `bash -c launchScript launch DIR OWNER MACHINE STOPSCRIPT UNIFIED [OPTION…]`: starts
+    /// systemd-nspawn (with the nspawn OPTIONs, e.g. `--bind-ro=`) in its own session (a
+    /// Ctrl-C of the test run does not reach it), writes its pid to DIR/nspawn.pid, and
+    /// starts the guardian: a process that waits for the test process OWNER to end and, if
+    /// DIR still exists then, stops the container and cleans up.
+    ///
+    /// With UNIFIED non-empty the container gets cgroup v2 alone
+    /// (`SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1`), its part of this machine's unified hierarchy
+    /// mounted at its /sys/fs/cgroup: systemd 257 no longer supports the legacy hierarchies,
+    /// and only on v2 hands out `MEMORY_PRESSURE_WATCH`. (Here that hierarchy sits beside
+    /// the v1 controllers, so it has none of its own: no memory controller, for one.)
     ///
     /// nspawn starts in a cgroup of its own, MACHINE, below the launcher's (in the
     /// `name=systemd` and unified hierarchies; the paths go to DIR/cgroups for the stop
@@ -22,7 +30,7 @@ extension SystemdContainer {
     /// systemd of its own all share `/payload`, and each container's systemd counts (and
     /// signals, and kills at stop) the others' hived as its own.
     ///
-    /// The services and timers this machine's administrator or packages enabled (in
+    /// The services and timers the container's root enabled (in
     /// /etc/systemd/system/multi-user.target.wants and timers.target.wants: a database,
     /// apt's daily runs) are masked in the container (`systemd.mask=` on its command line):
     /// the container shares this machine's network, and a database that cannot bind its port
@@ -34,7 +42,9 @@ extension SystemdContainer {
     /// cannot name descriptors above 9.)
     static let launchScript = #"""
         set -eu
-        dir=$1 owner=$2 machine=$3 stop=$4
+        dir=$1 owner=$2 machine=$3 stop=$4 unified=$5
+        shift 5
+        options=("$@")
         for fd in $(ls /proc/$$/fd); do
             if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
         done
@@ -56,12 +66,13 @@ extension SystemdContainer {
             echo $$ >"$own/cgroup.procs"
         done </proc/self/cgroup
         set -- systemd.firstboot=off
-        for unit in /etc/systemd/system/multi-user.target.wants/*.service \
-                    /etc/systemd/system/timers.target.wants/*.timer; do
+        for unit in "$dir"/merged/etc/systemd/system/multi-user.target.wants/*.service \
+                    "$dir"/merged/etc/systemd/system/timers.target.wants/*.timer; do
             [ -e "$unit" ] && set -- "$@" "systemd.mask=${unit##*/}"
         done
+        if [ -n "$unified" ]; then export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1; fi
         setsid systemd-nspawn --quiet --register=no --keep-unit --console=passive \
-            --machine="$machine" --directory="$dir/merged" \
+            --machine="$machine" --directory="$dir/merged" "${options[@]}" \
             --boot "$@" </dev/null >"$dir/nspawn.log" 2>&1 &
         echo $! >"$dir/nspawn.pid"
         """#

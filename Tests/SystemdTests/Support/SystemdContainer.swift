@@ -1,8 +1,9 @@
 import Foundation
 
-/// A systemd booted with `systemd-nspawn` over a copy-on-write view of this machine's
-/// root, so the suite can install and drive hived under a real service manager while
-/// nothing on the machine changes.
+/// A systemd booted with `systemd-nspawn` over a copy-on-write view of a root file system
+/// (this machine's `/` for systemd 252, a cached Debian 13 tree for 257), so the suite can
+/// install and drive hived under a real service manager while nothing on the machine, nor
+/// in the cached tree, changes.
 ///
 /// Layout under ``directory`` (`/tmp/hived-systemd-suite.XXXXXX`): `layer` is a tmpfs
 /// holding the overlay's `upper` and `work` directories (a tmpfs also keeps overlayfs
@@ -12,6 +13,8 @@ import Foundation
 /// The container is stopped and everything removed by ``shutdown()``; if the test process
 /// dies first, a guardian process started with the container does the same.
 final class SystemdContainer: Sendable {
+    /// The systemd release it runs.
+    let release: SystemdRelease
     /// The temporary directory holding the layers, logs and pid files.
     let directory: String
     /// The container's machine name (also its hostname).
@@ -23,7 +26,8 @@ final class SystemdContainer: Sendable {
     /// and the container sees it at the same path.
     var root: String { directory + "/merged" }
 
-    private init(directory: String, machine: String, leader: Int32) {
+    private init(release: SystemdRelease, directory: String, machine: String, leader: Int32) {
+        self.release = release
         self.directory = directory
         self.machine = machine
         self.leader = leader
@@ -32,28 +36,34 @@ final class SystemdContainer: Sendable {
     /// `path` inside the container, as a path on this machine.
     func hostPath(_ path: String) -> String { root + path }
 
-    /// Mounts the overlay, boots systemd in it and waits until it finished booting.
-    /// Cleans up after itself when any step fails.
-    static func boot() async throws -> SystemdContainer {
+    /// Mounts an overlay of `lower` (a root file system holding `release`'s systemd), boots
+    /// systemd in it and waits until it finished booting. Cleans up after itself when any
+    /// step fails.
+    static func boot(_ release: SystemdRelease, lower: String) async throws -> SystemdContainer {
         var template = Array("/tmp/hived-systemd-suite.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SuiteFailure("mkdtemp failed: errno \(errno)") }
         let directory = String(cString: made)
         let owner = getpid()
-        let machine = "hived-suite-\(owner)"
+        let machine = "hived-suite-\(owner)-\(release.rawValue)"
+        // A tree of its own has no Swift runtime: bind this machine's read-only, for the
+        // example daemon built in debug (its README's installation needs one).
+        let binds = release.debootstrapSuite != nil && FileManager.default.fileExists(atPath: "/opt/swift")
+            ? ["--bind-ro=/opt/swift"] : []
         do {
-            try await Command.check(["sh", "-c", Self.mountScript, "mount", directory])
+            try await Command.check(["sh", "-c", Self.mountScript, "mount", directory, lower])
             try await Command.check([
                 "bash", "-c", Self.launchScript, "launch", directory, "\(owner)", machine, Self.stopScript,
-            ])
+                release.unifiedCgroups ? "1" : "",
+            ] + binds)
             let leader = try await waitForLeader(directory: directory)
             try String(leader).write(toFile: directory + "/leader.pid", atomically: true, encoding: .utf8)
-            let container = SystemdContainer(directory: directory, machine: machine, leader: leader)
+            let container = SystemdContainer(release: release, directory: directory, machine: machine, leader: leader)
             try await container.waitUntilBooted()
             return container
         } catch {
             let log = (try? String(contentsOfFile: directory + "/nspawn.log", encoding: .utf8)) ?? ""
             _ = try? await Command.run(["sh", "-c", Self.stopScript, "stop", directory, machine])
-            throw SuiteFailure("booting systemd in a container failed: \(error)\n--- nspawn log\n\(log)")
+            throw SuiteFailure("booting \(release.testDescription) in a container failed: \(error)\n--- nspawn log\n\(log)")
         }
     }
 

@@ -1,7 +1,9 @@
 import HiveKit
 
 /// Keeps the data: offers the ``KeyValueStore`` service, the action `store.count` and the
-/// route `hive://store/clear`.
+/// routes `hive://store/value/:key` and `hive://store/clear`. The action and the first
+/// route are exported (`mydaemon ctl perform store count`, `mydaemon ctl open
+/// hive://store/value/greeting`); clearing the store stays the modules' own business.
 ///
 /// Settings: `greeting` (the value stored under `greeting` at start and at each reload).
 public struct StoreModule: Module {
@@ -13,12 +15,15 @@ public struct StoreModule: Module {
         _ = try settings.string("greeting")
     }
 
-    /// Offers the store, its action and its route.
+    /// Offers the store, its action and its routes.
     public func setup(_ context: ModuleContext) async throws {
         let store = self.store
         await store.set(try context.settings.string("greeting") ?? "hello", for: "greeting")
         try context.services.register(KeyValueStore.self) { store }
-        try context.mediator.register("count") { _ in await store.count() }
+        try context.mediator.register("count", exported: true) { _ in await store.count() }
+        try context.router.register("hive://store/value/:key", exported: true, producing: String.self) { request in
+            await store.value(for: try request.parameter("key"))
+        }
         try context.router.register("hive://store/clear") { _ in
             let dropped = await store.clear()
             context.logger.info("cleared \(dropped) keys")

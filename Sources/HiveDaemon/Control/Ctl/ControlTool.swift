@@ -6,9 +6,11 @@ import HiveKit
 /// `ctl`: the operator's client of a running daemon's control socket (`hived ctl …`).
 ///
 /// Prints human-readable text (or, with `json`, every raw reply, one per line) and
-/// returns the exit status: 0, 1 when the daemon reported an error, 69 when the socket
-/// cannot be reached or turned the connection away, 77 when access is denied, 78 for a
-/// reload of an invalid file.
+/// returns the exit status: 0, 1 when the daemon reported an error (or no route handled
+/// an opened URL), 66 when no route matches a URL or there is no such action, 67 when the
+/// route or action is not exported, 69 when the socket cannot be reached or turned the
+/// connection away, 70 when the route's or action's handler failed, 77 when access is
+/// denied, 78 for a reload of an invalid file.
 public struct ControlTool: Sendable {
     /// What to ask.
     public enum Command: Sendable {
@@ -30,6 +32,10 @@ public struct ControlTool: Sendable {
         case routes, actions, services
         /// Metrics in the Prometheus text format.
         case metrics
+        /// Open a URL through the daemon's exported routes, with parameters.
+        case open(url: String, parameters: [String: String])
+        /// Perform an exported action of a target, with parameters.
+        case perform(target: String, action: String, parameters: [String: String])
     }
 
     /// The daemon asked.
@@ -138,6 +144,20 @@ public struct ControlTool: Sendable {
         case .metrics:
             let reply = try client.call(method + "GetMetrics", DaemonAPI.Empty())
             return try show(reply, DaemonAPI.Metrics.self) { String($0.text.dropLast($0.text.hasSuffix("\n") ? 1 : 0)) }
+        case .open(let url, let parameters):
+            let reply = try client.call(method + "OpenURL", DaemonAPI.OpenURLParameters(url: url, parameters: parameters))
+            let status = try show(reply, DaemonAPI.OpenURLResult.self) { CtlText.opened($0, url: url) }
+            guard status == 0, reply.error == nil else { return status }
+            guard try reply.parameters(DaemonAPI.OpenURLResult.self, path: socket).handled else {
+                if !json { printError("\(url): not handled (every matching route declined)") }
+                return 1
+            }
+            return 0
+        case .perform(let target, let action, let parameters):
+            let reply = try client.call(
+                method + "PerformAction",
+                DaemonAPI.PerformActionParameters(target: target, action: action, parameters: parameters))
+            return try show(reply, DaemonAPI.PerformActionResult.self) { $0.result?.printed ?? "\(target).\(action): done" }
         }
     }
 
@@ -153,6 +173,9 @@ public struct ControlTool: Sendable {
             case "io.hivekit.Daemon.ConfigurationInvalid": 78
             case "io.hivekit.Daemon.PermissionDenied": 77
             case "io.hivekit.Daemon.Unavailable": 69
+            case "io.hivekit.Daemon.NotFound": 66
+            case "io.hivekit.Daemon.NotExported": 67
+            case "io.hivekit.Daemon.CallFailed": 70
             default: 1
             }
         }

@@ -81,17 +81,23 @@ enum CtlText {
     }
 
     static func routes(_ routes: DaemonAPI.Routes) -> String {
-        table([["PATTERN", "SCHEME", "PRIORITY", "OWNER"]] + routes.routes.map {
-            [$0.pattern, $0.scheme ?? "(global)", "\($0.priority)", $0.owner ?? "-"]
+        table([["PATTERN", "SCHEME", "PRIORITY", "OWNER", "EXPORTED"]] + routes.routes.map {
+            [$0.pattern, $0.scheme ?? "(global)", "\($0.priority)", $0.owner ?? "-", $0.exported ? "yes" : "no"]
         })
             .joined(separator: "\n")
     }
 
     static func actions(_ actions: DaemonAPI.Actions) -> String {
-        table([["TARGET", "ACTION", "OWNER", "URLS"]] + actions.actions.map {
-            [$0.target, $0.action, $0.owner, $0.acceptsURLs ? "yes" : "no"]
+        table([["TARGET", "ACTION", "OWNER", "URLS", "EXPORTED"]] + actions.actions.map {
+            [$0.target, $0.action, $0.owner, $0.acceptsURLs ? "yes" : "no", $0.exported ? "yes" : "no"]
         })
             .joined(separator: "\n")
+    }
+
+    /// `OpenURL`'s reply when a route handled the URL: its result, if it has one.
+    static func opened(_ result: DaemonAPI.OpenURLResult, url: String) -> String {
+        guard result.handled else { return "" }
+        return result.result?.printed ?? "\(url): handled"
     }
 
     static func services(_ services: DaemonAPI.Services) -> String {
@@ -134,6 +140,13 @@ enum CtlText {
             return "over the limit: \(parameters?.message ?? parameters?.parameter ?? "?")"
         case "io.hivekit.Daemon.Unavailable":
             return "\(path): the daemon turned the connection away: \(parameters?.message ?? "unavailable"); try again"
+        case "io.hivekit.Daemon.NotFound":
+            return "not found: \(parameters?.message ?? "")"
+        case "io.hivekit.Daemon.NotExported":
+            return "not exported: \(parameters?.message ?? "")"
+        case "io.hivekit.Daemon.CallFailed":
+            let module = parameters?.module.map { "module '\($0)': " } ?? ""
+            return "failed: \(module)\(parameters?.message ?? "")"
         default:
             let detail = parameters?.message ?? parameters?.method ?? parameters?.interface ?? ""
             return "\(path): \(name)\(detail.isEmpty ? "" : ": \(detail)")"

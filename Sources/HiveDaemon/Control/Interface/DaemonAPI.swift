@@ -109,6 +109,7 @@ enum DaemonAPI {
         let priority: Int
         let owner: String?
         let scheme: String?
+        let exported: Bool
     }
 
     /// `ListRoutes`.
@@ -122,15 +123,40 @@ enum DaemonAPI {
         let action: String
         let owner: String
         let acceptsURLs: Bool
+        let exported: Bool
 
         enum CodingKeys: String, CodingKey {
-            case target, action, owner, acceptsURLs = "urls"
+            case target, action, owner, acceptsURLs = "urls", exported
         }
     }
 
     /// `ListActions`.
     struct Actions: Codable, Sendable {
         let actions: [Action]
+    }
+
+    /// `OpenURL`'s parameters.
+    struct OpenURLParameters: Codable, Sendable {
+        let url: String
+        let parameters: [String: String]?
+    }
+
+    /// `OpenURL`'s reply.
+    struct OpenURLResult: Codable, Sendable {
+        let handled: Bool
+        let result: JSONValue?
+    }
+
+    /// `PerformAction`'s parameters.
+    struct PerformActionParameters: Codable, Sendable {
+        let target: String
+        let action: String
+        let parameters: [String: String]?
+    }
+
+    /// `PerformAction`'s reply.
+    struct PerformActionResult: Codable, Sendable {
+        let result: JSONValue?
     }
 
     /// A registered service.

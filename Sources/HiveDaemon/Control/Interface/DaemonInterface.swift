@@ -11,7 +11,8 @@ enum DaemonInterface {
     static let description = """
         # The control interface of a daemon built on HiveKit (hived or your own): its modules and
         # their state, the time profiler, custom events, reloads, the log level, what
-        # modules offer each other, a stream of events, and metrics.
+        # modules offer each other and the routes and actions they export, a stream of
+        # events, and metrics.
         interface io.hivekit.Daemon
 
         # A registered module, in start order.
@@ -44,12 +45,20 @@ enum DaemonInterface {
         type Failure (module: string, event: string, message: string)
 
         # A route; owner is the module that registered it (null: the daemon itself);
-        # scheme is its table's (null: the global table).
-        type Route (pattern: string, priority: int, owner: ?string, scheme: ?string)
+        # scheme is its table's (null: the global table); exported says whether
+        # OpenURL may reach it.
+        type Route (
+          pattern: string,
+          priority: int,
+          owner: ?string,
+          scheme: ?string,
+          exported: bool
+        )
 
-        # An action; its target is the module that registered it; urls says whether a
-        # URL may perform it.
-        type Action (target: string, action: string, owner: string, urls: bool)
+        # An action; its target is the module that registered it, or one of its target
+        # types (module.Target); urls says whether a URL may perform it, exported
+        # whether PerformAction may.
+        type Action (target: string, action: string, owner: string, urls: bool, exported: bool)
 
         # A service registration; lifetime is singleton or transient; implementation is
         # the catalog name it came from (null: a factory registered in code).
@@ -114,6 +123,19 @@ enum DaemonInterface {
         # The daemon's metrics in the Prometheus text format.
         method GetMetrics() -> (text: string)
 
+        # Opens url as a module's call would, on a task of its own (it waits behind no
+        # event), trying only exported routes; parameters reach the handler beside the
+        # URL's own. handled is false when every matching exported route declined;
+        # result is what a producing route returned (strings, numbers, booleans, arrays,
+        # maps). Past the event budget the call fails and its task is cancelled.
+        method OpenURL(url: string, parameters: ?[string]string) -> (handled: bool, result: ?object)
+
+        # Performs action of target (a module, or module.Target) if it is exported, as
+        # OpenURL runs a route; result is what the action returned.
+        method PerformAction(target: string, action: string, parameters: ?[string]string) -> (
+          result: ?object
+        )
+
         # The configuration file is invalid; nothing changed.
         error ConfigurationInvalid (file: string, line: ?int, message: string)
 
@@ -121,8 +143,20 @@ enum DaemonInterface {
         # init failed, or a kept module refused its new settings); nothing changed.
         error ReloadFailed (module: string, event: string, message: string)
 
-        # The hive does not take the event now (it is stopping, or has not started).
+        # The hive does not take the event or call now (it is stopping, or has not
+        # started); event names the event, or OpenURL or PerformAction.
         error EventRefused (event: string, message: string)
+
+        # No route matches the URL; there is no such target or action.
+        error NotFound (message: string)
+
+        # The route or action exists but is not exported: only the daemon's own modules
+        # may call it.
+        error NotExported (message: string)
+
+        # The handler threw (message is its error), ran past the event budget, or
+        # returned what JSON cannot carry; module is the handler's.
+        error CallFailed (module: ?string, message: string)
 
         # The caller is not root, the daemon's user or a member of control.group.
         error PermissionDenied ()

@@ -17,13 +17,20 @@ enum VarlinkError: Error, Sendable, Equatable {
     case configurationInvalid(file: String, line: Int?, message: String)
     /// `io.hivekit.Daemon.ReloadFailed`: a module failed while the new configuration was applied.
     case reloadFailed(module: String, event: String, message: String)
-    /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event now.
+    /// `io.hivekit.Daemon.EventRefused`: the hive does not take that event (or call) now.
     case eventRefused(event: String, message: String)
     /// `io.hivekit.Daemon.LimitExceeded`: a parameter is over its limit; nothing was done.
     case limitExceeded(parameter: String, limit: Int, message: String)
     /// `io.hivekit.Daemon.Unavailable`: the connection is turned away before any call is
     /// read (every client slot taken, or no file descriptor left); nothing was done.
     case unavailable(message: String)
+    /// `io.hivekit.Daemon.NotFound`: no route matches the URL; no such target or action.
+    case notFound(message: String)
+    /// `io.hivekit.Daemon.NotExported`: the route or action is not callable from outside.
+    case notExported(message: String)
+    /// `io.hivekit.Daemon.CallFailed`: the handler threw, ran past the event budget, or
+    /// returned what JSON cannot carry.
+    case callFailed(module: String?, message: String)
 
     /// The error's fully qualified name.
     var name: String {
@@ -38,6 +45,9 @@ enum VarlinkError: Error, Sendable, Equatable {
         case .eventRefused: "io.hivekit.Daemon.EventRefused"
         case .limitExceeded: "io.hivekit.Daemon.LimitExceeded"
         case .unavailable: "io.hivekit.Daemon.Unavailable"
+        case .notFound: "io.hivekit.Daemon.NotFound"
+        case .notExported: "io.hivekit.Daemon.NotExported"
+        case .callFailed: "io.hivekit.Daemon.CallFailed"
         }
     }
 
@@ -76,6 +86,10 @@ enum VarlinkError: Error, Sendable, Equatable {
             (parameters.parameter, parameters.limit, parameters.message) = (parameter, limit, message)
         case .unavailable(let message):
             parameters.message = message
+        case .notFound(let message), .notExported(let message):
+            parameters.message = message
+        case .callFailed(let module, let message):
+            (parameters.module, parameters.message) = (module, message)
         }
         return VarlinkCoding.encode(Message(error: name, parameters: parameters))
     }

@@ -21,3 +21,11 @@ extension DaemonAPI.LogLevel: VarlinkParameters {
 extension DaemonAPI.InterfaceName: VarlinkParameters {
     static var fields: Set<String> { ["interface"] }
 }
+
+extension DaemonAPI.OpenURLParameters: VarlinkParameters {
+    static var fields: Set<String> { ["url", "parameters"] }
+}
+
+extension DaemonAPI.PerformActionParameters: VarlinkParameters {
+    static var fields: Set<String> { ["target", "action", "parameters"] }
+}

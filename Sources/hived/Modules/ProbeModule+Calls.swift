@@ -1,0 +1,52 @@
+import HiveKit
+
+extension ProbeModule {
+    /// A result JSON cannot carry, for `opaque=true`.
+    struct Opaque: Sendable {}
+
+    /// Registers the probe's calls, to rehearse calls from outside the process (private
+    /// unless the configuration exports them): the action `rehearse` and, when the
+    /// module's name can be a URL's host, the route `hive://NAME/rehearse`. Both do as
+    /// their parameters say: `stall=DURATION` sleeps that long first (cancellation ends
+    /// the sleep and the call, recorded as a `call-cancelled` line); `fail=MESSAGE`
+    /// throws that message; `opaque=true` returns a value JSON cannot carry; otherwise the
+    /// parameters come back. Each call is recorded as a `call` line.
+    func registerCalls(_ context: ModuleContext) throws {
+        let (module, settings) = (context.moduleName, context.settings)
+        try context.mediator.register("rehearse") { request in
+            let parameters = request.parameters.compactMapValues { $0 as? String }
+            return try await Self.rehearse(parameters, module: module, path: settings.string("path"))
+        }
+        guard module.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else { return }
+        try context.router.register("hive://\(module)/rehearse", producing: (any Sendable).self) { request in
+            var parameters = request.extras.compactMapValues { $0 as? String }
+            parameters.merge(request.parameters) { _, url in url }
+            return try await Self.rehearse(parameters, module: module, path: settings.string("path"))
+        }
+    }
+
+    private static func rehearse(_ parameters: [String: String], module: String, path: String?) async throws -> any Sendable {
+        let record = { (event: String) throws in
+            guard let path else { return }
+            var json = JSONLine()
+            json.field("module", module)
+            json.field("event", event)
+            json.field("name", "rehearse")
+            json.object("params", parameters)
+            json.raw("ts", timestamp())
+            try append(json.finished(), to: resolve(path))
+        }
+        try record("call")
+        if let stall = parameters["stall"].flatMap(Duration.init(parsing:)) {
+            do {
+                try await Task.sleep(for: stall)
+            } catch {
+                try record("call-cancelled")
+                throw error
+            }
+        }
+        if let message = parameters["fail"] { throw Failure(description: message, errno: 0) }
+        if parameters["opaque"] == "true" { return Opaque() }
+        return parameters
+    }
+}
