@@ -12,6 +12,8 @@ import Testing
         #expect(identity.runtimeDirectory == "/run/mydaemon")
         #expect(identity.stateDirectory == "/var/lib/mydaemon")
         #expect(identity.description == "mydaemon 1.2.0")
+        #expect(identity.url == "file:///usr/share/doc/mydaemon/", "where a Debian package puts its documentation")
+        #expect(DaemonIdentity(name: "mydaemon", version: "1", url: "https://example.org/mydaemon").url == "https://example.org/mydaemon")
     }
 
     @Test func thePrefixIsAValidVariableName() {
