@@ -30,4 +30,21 @@ extension HivedUnderSystemdTests {
         }
         #expect(shown.contains { $0.contains("]: [second] terminate: ") }, "\(shown.suffix(40).joined(separator: "\n"))")
     }
+
+    @Test("the system-call filter refuses thread priorities: one line says so, libdispatch's line per worker is off")
+    func threadPriorityRefusalIsOneLine() async throws {
+        let hived = try hived
+        try await hived.prepare(config: Self.orderedModules)
+        #expect(try await hived.systemctl("start").status == 0)
+        let invocation = try await hived.property("InvocationID")
+        // Workers come and go: a reload and a few seconds give libdispatch room to start more.
+        #expect(try await hived.systemctl("reload").status == 0)
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await hived.systemctl("stop").status == 0)
+
+        let messages = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
+        let notices = messages.filter { $0.hasPrefix("thread priorities cannot be set (setpriority: Operation not permitted)") }
+        #expect(notices.count == 1, "hived says it once: \(messages)")
+        #expect(!messages.contains { $0.contains("Failed to set thread priority") }, "and libdispatch never: \(messages)")
+    }
 }

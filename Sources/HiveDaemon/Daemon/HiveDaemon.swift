@@ -121,6 +121,7 @@ public final class HiveDaemon: Sendable {
             StderrWriter.writeNow("\(options.identity.name): \(reason)\n")
             Glibc.exit(DaemonExitCode.systemFileMissing.rawValue)
         }
+        DispatchWorkerPriority.quietIfRefused()
         let daemon = HiveDaemon(options)
         Task.detached {
             daemon.exit(await daemon.run())
@@ -145,6 +146,7 @@ public final class HiveDaemon: Sendable {
             identity: options.identity, target: configuration.log.target, level: configuration.log.level,
             environment: options.systemd, mayBootstrap: options.mayBootstrapLogging)
         let logger = setup.logger(label: options.identity.logLabel)
+        if let notice = DispatchWorkerPriority.takeNotice() { logger.info("\(notice)") }
         if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
         } else if configuration.log.target != .auto && setup == .external {
