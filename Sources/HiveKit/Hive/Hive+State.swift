@@ -7,7 +7,7 @@ extension Hive {
         private(set) var entries: [ModuleEntry] = []
         /// Where each registered name is in the order (level, priority, sequence): the
         /// duplicate check, and the key of a binary search for the entry.
-        private var places: [String: Place] = [:]
+        private(set) var places: [String: Place] = [:]
         private(set) var asyncCount = 0
         var nextSequence = 0
         var startup = StartupProfile()
