@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 extension HivedUnderSystemdTests {
-    @Test("journalctl -u hived, default output: every module line names its module and event, as on stderr")
-    func journalLinesNameModuleAndEvent() async throws {
-        let hived = try hived
+    @Test(
+        "journalctl -u hived, default output: every module line names its module and event, as on stderr",
+        arguments: SystemdRelease.selected)
+    func journalLinesNameModuleAndEvent(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.orderedModules)
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
@@ -31,9 +33,11 @@ extension HivedUnderSystemdTests {
         #expect(shown.contains { $0.contains("]: [second] terminate: ") }, "\(shown.suffix(40).joined(separator: "\n"))")
     }
 
-    @Test("the system-call filter refuses thread priorities: one line says so, libdispatch's line per worker is off")
-    func threadPriorityRefusalIsOneLine() async throws {
-        let hived = try hived
+    @Test(
+        "the system-call filter refuses thread priorities: one line says so, libdispatch's line per worker is off",
+        arguments: SystemdRelease.selected)
+    func threadPriorityRefusalIsOneLine(release: SystemdRelease) async throws {
+        let hived = try hived(release)
         try await hived.prepare(config: Self.orderedModules)
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
