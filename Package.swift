@@ -26,16 +26,20 @@ let package = Package(
         ),
         // glibc's statfs and malloc_trim, which the Glibc module does not declare.
         .systemLibrary(name: "CLinux"),
+        // Where the image HiveKit is linked into holds its annotations in memory (the
+        // linker's weak, hidden __start_/__stop_hivekit_annotations, which Swift cannot declare).
+        .systemLibrary(name: "CHiveKit"),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // The module runtime: pure Swift, swift-log only, so a package that uses modules
-        // builds anywhere without libsystemd or libyaml.
+        // The module runtime: pure Swift (and CHiveKit's header), swift-log only, so a
+        // package that uses modules builds anywhere without libsystemd or libyaml.
         .target(
             name: "HiveKit",
             dependencies: [
+                "CHiveKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // `@_extern(c)` declares dl_iterate_phdr, which Glibc hides without _GNU_SOURCE
@@ -55,7 +59,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // `@_extern(c)` declares the Swift runtime's argument hook (ArgumentCapture):
+            // `CommandLine.arguments` without `/proc`.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
         // swift-service-lifecycle interop, kept out of HiveKit and HiveDaemon: a `Service`
         // as a module (HiveKit alone), and a daemon as a `Service` (HiveDaemon).
@@ -85,7 +92,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HiveKitTests",
-            dependencies: ["HiveKit"]
+            dependencies: ["HiveKit"],
+            // `@_extern(c)` names the linker's bounds of the tests' own annotation sections.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
         .testTarget(
             name: "HiveDaemonTests",

@@ -48,7 +48,7 @@ extension HivedUnderSystemdTests {
         let invocation = try await hived.property("InvocationID")
         let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
         #expect(!journal.contains { $0.hasPrefix("received ") }, "nothing was passed at this start: \(journal)")
-        #expect(journal.contains { $0.hasPrefix("echoing lines on 127.0.0.1:\(port) (listener opened and stored)") },
+        #expect(journal.contains { $0.hasPrefix("[echo] init: echoing lines on 127.0.0.1:\(port) (listener opened and stored)") },
                 "\(journal)")
         let newcomer = try EchoClient.connect(port: port).get()
         defer { close(newcomer) }
@@ -62,12 +62,12 @@ extension HivedUnderSystemdTests {
             let port = try await startEchoServer(hived)
             let invocation = try await hived.property("InvocationID")
             let entries = try await hived.container.journal(invocation: invocation)
-            let warning = entries.first { ($0["MESSAGE"] ?? "").hasPrefix("the listener and connections will not survive a restart") }
-            #expect(warning?["MESSAGE"] == "the listener and connections will not survive a restart: the descriptor store is unavailable: "
+            let warning = entries.first { ($0["MESSAGE"] ?? "").contains("the listener and connections will not survive a restart") }
+            #expect(warning?["MESSAGE"] == "[echo] init: the listener and connections will not survive a restart: the descriptor store is unavailable: "
                 + "hived.service has no FileDescriptorStoreMax= (it is 0); set it in the unit, e.g. with systemctl edit hived.service",
                 "\(entries.compactMap { $0["MESSAGE"] })")
             #expect(warning?["PRIORITY"] == "4", "a warning")
-            #expect(entries.contains { ($0["MESSAGE"] ?? "").hasPrefix("echoing lines on 127.0.0.1:\(port) (listener opened)") })
+            #expect(entries.contains { ($0["MESSAGE"] ?? "").hasPrefix("[echo] init: echoing lines on 127.0.0.1:\(port) (listener opened)") })
             let client = try EchoClient.connect(port: port).get()
             defer { close(client) }
             #expect(EchoClient.echo("no store here", on: client) == "no store here")

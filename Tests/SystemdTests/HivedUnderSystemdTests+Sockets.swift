@@ -36,7 +36,7 @@ extension HivedUnderSystemdTests {
             let invocation = try await hived.property("InvocationID")
             let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
             #expect(journal.contains("received 1 descriptor from systemd: 'echo' (fd 3)"), "\(journal)")
-            #expect(journal.contains { $0.hasPrefix("echoing lines on 127.0.0.1:\(port) (socket activation") }, "\(journal)")
+            #expect(journal.contains { $0.hasPrefix("[echo] init: echoing lines on 127.0.0.1:\(port) (socket activation") }, "\(journal)")
             let verify = try await hived.container.exec(["systemd-analyze", "verify", "hived.socket"])
             #expect(verify.status == 0 && verify.stdout.isEmpty && verify.stderr.isEmpty, "\(verify)")
         }

@@ -59,7 +59,7 @@ final class DaemonControl: Sendable {
             _ = try call.parameters(DaemonAPI.Empty.self)
             return .reply(VarlinkCoding.reply(DaemonAPI.Info(
                 vendor: "HiveKit", product: daemon.options.identity.name, version: daemon.options.identity.version,
-                url: "",
+                url: daemon.options.identity.url,
                 interfaces: [DaemonInterface.serviceName, DaemonInterface.name])))
         case "GetInterfaceDescription":
             let interface = try call.parameters(DaemonAPI.InterfaceName.self).interface

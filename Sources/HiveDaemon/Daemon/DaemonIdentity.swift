@@ -8,6 +8,7 @@
 /// | environment overrides | `MYDAEMON_ENVIRONMENT`, `MYDAEMON_LOG_LEVEL`, `MYDAEMON_LOG_TARGET`, `MYDAEMON_BUDGET_EVENT`, `MYDAEMON_BUDGET_STOP` |
 /// | default configuration file | `/etc/mydaemon/mydaemon.yaml` |
 /// | runtime and state directories | `/run/mydaemon`, `/var/lib/mydaemon` |
+/// | documentation (`varlinkctl info`'s URL) | `file:///usr/share/doc/mydaemon/` unless given |
 ///
 /// hived is the daemon named `hived`.
 public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
@@ -16,15 +17,21 @@ public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     /// The version `--version` prints.
     public let version: String
+    /// Where the daemon's documentation is: the `url` of the control socket's Varlink
+    /// `GetInfo` (what `varlinkctl info` shows).
+    public let url: String
 
     /// The identity of the daemon called `name`.
     ///
+    /// - Parameter url: where its documentation is; by default the directory a Debian
+    ///   package installs it in, `file:///usr/share/doc/NAME/`.
     /// - Precondition: `name` is not empty and holds only ASCII letters, digits, `-`, `_`
     ///   and `.`, the first a letter or digit. A name is part of the program, not input.
-    public init(name: String, version: String) {
+    public init(name: String, version: String, url: String? = nil) {
         precondition(Self.isValidName(name), "DaemonIdentity: invalid daemon name '\(name)'")
         self.name = name
         self.version = version
+        self.url = url ?? "file:///usr/share/doc/\(name)/"
     }
 
     /// Whether `name` can name a daemon (see ``name``).

@@ -82,9 +82,16 @@ public final class HiveDaemon: Sendable {
     ///
     /// It first blocks the signals the daemon reads in the calling thread
     /// (``DaemonSignals/blockInCallingThread()``), so the threads the daemon starts inherit
-    /// the mask: call it before starting threads of your own, or block them first.
+    /// the mask: call it before starting threads of your own, or block them first. Where
+    /// `/proc` is not mounted it exits at once with ``DaemonExitCode/systemFileMissing``
+    /// (72), saying why on stderr: the Swift runtime's thread pool cannot run without it.
     public static func main(_ options: DaemonOptions) -> Never {
         DaemonSignals.blockInCallingThread()
+        if let reason = ProcFilesystem.missingReason() {
+            StderrWriter.writeNow("\(options.identity.name): \(reason)\n")
+            Glibc.exit(DaemonExitCode.systemFileMissing.rawValue)
+        }
+        DispatchWorkerPriority.quietIfRefused()
         let daemon = HiveDaemon(options)
         Task.detached {
             daemon.exit(await daemon.run())
@@ -154,6 +161,7 @@ public final class HiveDaemon: Sendable {
             identity: options.identity, target: configuration.log.target, level: configuration.log.level,
             environment: options.systemd, mayBootstrap: options.mayBootstrapLogging)
         let logger = setup.logger(label: options.identity.logLabel)
+        if let notice = DispatchWorkerPriority.takeNotice() { logger.info("\(notice)") }
         if configuration.log.target == .journal && setup.target == .stderr {
             logger.warning("log.target is journal but journald is not reachable: logging to stderr")
         } else if configuration.log.target != .auto && setup == .external {

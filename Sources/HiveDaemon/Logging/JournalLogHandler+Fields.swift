@@ -7,6 +7,11 @@ extension JournalLogHandler {
     /// `HIVE_EVENT` (when those metadata keys are set), the other metadata as `HIVE_<KEY>`
     /// sorted by key, and `HIVE_ERROR` when the call passed an error.
     ///
+    /// `MESSAGE` reads as the stderr line does, the module and the event first
+    /// (`[store] init: slow handler`, one formatter for both handlers), so that it stands on its
+    /// own in `journalctl`'s default output; the fields are for filtering
+    /// (`journalctl HIVE_MODULE=store`). The message itself is kept whole, newlines included.
+    ///
     /// Pure: builds the list without touching journald.
     ///
     /// - Parameters:
@@ -20,7 +25,7 @@ extension JournalLogHandler {
     ) -> [JournalField] {
         var fields = [JournalField]()
         fields.reserveCapacity(8 + metadata.count)
-        fields.append(JournalField("MESSAGE", event.message.description))
+        fields.append(JournalField("MESSAGE", ModuleEventPrefix.prefix(metadata) + event.message.description))
         fields.append(JournalField("PRIORITY", String(syslogPriority(of: event.level))))
         fields.append(JournalField("SYSLOG_IDENTIFIER", identifier))
         fields.append(JournalField("CODE_FILE", event.file))

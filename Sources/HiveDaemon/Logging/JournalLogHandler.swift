@@ -9,7 +9,8 @@ import Darwin
 
 /// A swift-log handler that writes structured entries to journald with `sd_journal_sendv`.
 ///
-/// Each entry carries `MESSAGE`, `PRIORITY` (syslog 0–7), `SYSLOG_IDENTIFIER`,
+/// Each entry carries `MESSAGE` (the message after `[module] event: `, as on stderr),
+/// `PRIORITY` (syslog 0–7), `SYSLOG_IDENTIFIER`,
 /// `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`, `HIVE_MODULE` and `HIVE_EVENT` (from the metadata
 /// keys `module` and `event`), and every other metadata key as `HIVE_<KEY>`
 /// (see ``JournalField/metadataName(forKey:)``); ``fields(for:metadata:identifier:)`` builds

@@ -10,7 +10,8 @@ import Darwin
 extension StderrLogHandler {
     /// One log line, newline included: `[TIMESTAMP ]LEVEL[ [MODULE]][ EVENT:] MESSAGE[ key=value…][ error=…]`.
     ///
-    /// Pure. `module` and `event` come from the metadata keys of those names; the other keys
+    /// Pure. `module` and `event` come from the metadata keys of those names (the same
+    /// prefix as the journal's `MESSAGE`); the other keys
     /// follow sorted, with values quoted when they are empty or hold a space, `"`, `=` or a
     /// control character. Control characters anywhere (message, module, event, keys,
     /// values, error) are escaped (`\n`, `\x1b`…), so no value can start a line of its own
@@ -27,9 +28,7 @@ extension StderrLogHandler {
         var line = ""
         if let timestamp { line += timestamp + " " }
         line += colors ? "\u{1B}[\(colorCode(level))m\(level.rawValue)\u{1B}[0m" : level.rawValue
-        if let module = metadata["module"] { line += " [\(escaped("\(module)"))]" }
-        if let event = metadata["event"] { line += " \(escaped("\(event)")):" }
-        line += " " + escaped(message)
+        line += " " + ModuleEventPrefix.prefix(metadata) + escaped(message)
         for key in metadata.keys.sorted() where key != "module" && key != "event" {
             line += " " + escaped(key) + "=" + quoted("\(metadata[key]!)")
         }

@@ -1,10 +1,14 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Every annotation found in the process, scanned once per image: the executable and
 /// the shared objects loaded so far; a shared object loaded later is scanned on the
 /// next call. A malformed image is an error every time.
 final class AnnotationRegistry: Sendable {
-    static let shared = AnnotationRegistry(section: HiveAnnotations.section)
+    static let shared = AnnotationRegistry(section: .annotations)
 
     private struct State {
         /// Load bias and path of every image scanned.
@@ -13,10 +17,10 @@ final class AnnotationRegistry: Sendable {
         var failure: HiveError?
     }
 
-    let section: String
+    let section: AnnotationSection
     private let state = Mutex(State())
 
-    init(section: String) {
+    init(section: AnnotationSection) {
         self.section = section
     }
 
@@ -28,11 +32,14 @@ final class AnnotationRegistry: Sendable {
         try state.withLock { state throws(HiveError) -> [FoundAnnotation] in
             if let failure = state.failure { throw failure }
             #if canImport(Glibc)
-            for image in LoadedImage.all() where image.mayHoldSwift {
+            let hiveKitCode = AnnotationSection.hiveKitCode
+            for image in LoadedImage.all() {
+                let holdsHiveKit = image.contains(hiveKitCode, flags: UInt32(PF_X))
+                guard holdsHiveKit || image.mayHoldSwift else { continue }
                 let key = "\(image.base) \(image.path)"
                 guard !state.scanned.contains(key) else { continue }
                 do throws(HiveError) {
-                    state.found += try AnnotationScanner.scan(image, section: section)
+                    state.found += try AnnotationScanner.scan(image, section: section, holdsHiveKit: holdsHiveKit)
                     state.scanned.append(key)
                 } catch {
                     state.failure = error

@@ -6,18 +6,27 @@ import Glibc
 enum AnnotationScanner {
     /// What one image declares; nothing for a shared object whose file cannot be read.
     ///
+    /// The image HiveKit is linked into (`holdsHiveKit`: the executable, as SwiftPM links)
+    /// is read from memory alone, where the linker's start and stop symbols place the
+    /// section, so it works where `/proc` is not mounted and never opens the executable.
+    /// Any other image is found in its file's section headers (``ELFSectionReader``).
+    ///
     /// - Throws: ``HiveError`` `.invalidAnnotation` naming the image (and the entry) when
     ///   the section is malformed, an entry is not a function of the image, or an entry
     ///   declares nothing or more than one thing.
-    static func scan(_ image: LoadedImage, section name: String) throws(HiveError) -> [FoundAnnotation] {
+    static func scan(
+        _ image: LoadedImage, section wanted: AnnotationSection, holdsHiveKit: Bool
+    ) throws(HiveError) -> [FoundAnnotation] {
+        let name = wanted.name
         let section: ELFSectionReader.Section?
         do {
-            section = try ELFSectionReader(image: image).section(named: name)
+            section = holdsHiveKit
+                ? try wanted.inMemory(of: image) : try ELFSectionReader(image: image).section(named: name)
         } catch {
             // The executable must be readable. A shared object that cannot be read (its
             // file replaced by an upgrade since it was loaded, a path gone) is skipped:
             // failing the whole program for a system library would be worse.
-            guard image.isExecutable else { return [] }
+            guard image.isExecutable || holdsHiveKit else { return [] }
             throw invalid(image, "cannot read its \(name) section: \(error.reason)")
         }
         guard let section else { return [] }

@@ -3,7 +3,9 @@ import Glibc
 
 /// Finds a named section of a loaded image by reading the section headers from its file
 /// (the loader maps segments, not section headers), after checking that the file is the
-/// image that is mapped: its program headers must be the ones in memory.
+/// image that is mapped: its program headers must be the ones in memory. Used for the
+/// images HiveKit is not linked into (shared objects); HiveKit's own image is read from
+/// memory (``AnnotationSection``).
 struct ELFSectionReader {
     /// Where a section is mapped.
     struct Section {

@@ -71,9 +71,11 @@ public enum HiveAnnotations {
     /// Every declaration in the executable and in the shared objects loaded so far, in
     /// the order of the images, then of the section.
     ///
-    /// The first call scans; later calls scan only shared objects loaded since. Each
-    /// image's section is found through `dl_iterate_phdr` and the image's section
-    /// headers, read from its file.
+    /// The first call scans; later calls scan only shared objects loaded since. The images
+    /// are listed by `dl_iterate_phdr`. The one HiveKit is linked into (the executable) is
+    /// read from memory alone, between the linker's `__start_hivekit_annotations` and
+    /// `__stop_hivekit_annotations`: no file is opened and `/proc` is not needed. A shared
+    /// object's section is found in its file's section headers.
     /// - Throws: ``HiveError`` `.invalidAnnotation` for a malformed entry (naming the
     ///   image and the entry), `.duplicateRegistration` for two declarations of the same
     ///   module type or of the same implementation of a service (naming both places).

@@ -9,6 +9,10 @@ private func dlIteratePhdr(
     _ data: UnsafeMutableRawPointer?
 ) -> Int32
 
+/// `getauxval(3)`, which Swift's Glibc module does not declare (`<sys/auxv.h>`).
+@_extern(c, "getauxval")
+private func getAuxiliaryValue(_ type: UInt) -> UInt
+
 /// An executable or shared object mapped into the process, as the dynamic loader
 /// reports it: where it is loaded, its file, and its program headers as mapped.
 ///
@@ -18,7 +22,8 @@ private func dlIteratePhdr(
 struct LoadedImage: @unchecked Sendable {
     /// The load bias: what to add to the file's addresses.
     let base: UInt
-    /// Its path; `/proc/self/exe` for the executable.
+    /// Its path; `/proc/self/exe` for the executable (read only when HiveKit is not linked
+    /// into it).
     let path: String
     /// Whether this is the executable itself.
     let isExecutable: Bool
@@ -53,12 +58,16 @@ struct LoadedImage: @unchecked Sendable {
         return found.images
     }
 
-    /// The image's name for messages: the executable's real path, or the object's.
+    /// The image's name for messages: the object's path, or the executable's real path,
+    /// resolved from the path it was started by (`AT_EXECFN`) without `/proc`.
     var displayName: String {
         guard isExecutable else { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[..<count].map(UInt8.init(bitPattern:)), as: UTF8.self) : "the executable"
+        guard let started = UnsafePointer<CChar>(bitPattern: getAuxiliaryValue(UInt(AT_EXECFN))) else {
+            return "the executable"
+        }
+        guard let resolved = realpath(started, nil) else { return String(cString: started) }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Whether the image can hold Swift code that calls HiveKit: the executable (which may

@@ -7,7 +7,7 @@ extension Hive {
         private(set) var entries: [ModuleEntry] = []
         /// Where each registered name is in the order (level, priority, sequence): the
         /// duplicate check, and the key of a binary search for the entry.
-        private var places: [String: Place] = [:]
+        private(set) var places: [String: Place] = [:]
         private(set) var asyncCount = 0
         var nextSequence = 0
         var startup = StartupProfile()
@@ -77,11 +77,27 @@ extension Hive {
         }
 
         /// Removes the modules named in `names` in one pass over the order.
+        ///
+        /// When that leaves the order and the index at less than a quarter of the room they
+        /// have, they are copied into room of their size: arrays and dictionaries never
+        /// shrink, and a reload from 30,000 modules to 20 would otherwise keep 4 MiB of
+        /// empty room for good. Removing a few modules copies nothing.
         mutating func remove(_ names: Set<String>) {
             let sequences = Set(names.compactMap { places.removeValue(forKey: $0)?.sequence })
             guard !sequences.isEmpty else { return }
             entries.removeAll { sequences.contains($0.sequence) }
             asyncCount = entries.count { $0.isAsync }
+            if entries.capacity > 64, entries.count < entries.capacity / 4 {
+                var shrunk: [ModuleEntry] = []
+                shrunk.reserveCapacity(entries.count)
+                shrunk.append(contentsOf: entries)
+                entries = shrunk
+            }
+            if places.capacity > 64, places.count < places.capacity / 4 {
+                var shrunk = [String: Place](minimumCapacity: places.count)
+                for (name, place) in places { shrunk[name] = place }
+                places = shrunk
+            }
         }
 
         /// Gives the modules in `descriptors` (by name) their new descriptors, and restores

@@ -12,6 +12,9 @@ import Testing
         #expect(identity.runtimeDirectory == "/run/mydaemon")
         #expect(identity.stateDirectory == "/var/lib/mydaemon")
         #expect(identity.description == "mydaemon 1.2.0")
+        #expect(identity.url == "file:///usr/share/doc/mydaemon/", "where a Debian package puts its documentation")
+        let documented = DaemonIdentity(name: "mydaemon", version: "1", url: "https://example.org/mydaemon")
+        #expect(documented.url == "https://example.org/mydaemon")
     }
 
     @Test func thePrefixIsAValidVariableName() {

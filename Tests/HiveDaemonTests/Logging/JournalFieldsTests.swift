@@ -31,7 +31,7 @@ import Testing
             metadata: ["module": "store", "event": "init", "budget": "5s", "attempt": .stringConvertible(2)],
             identifier: "hived")
         #expect(fields.map(\.assignment) == [
-            "MESSAGE=slow handler",
+            "MESSAGE=[store] init: slow handler",
             "PRIORITY=4",
             "SYSLOG_IDENTIFIER=hived",
             "CODE_FILE=HiveKit/Hive.swift",
@@ -50,6 +50,22 @@ import Testing
         #expect(names.count == 6)
     }
 
+    /// `MESSAGE` reads on its own, as the stderr line does: `journalctl`'s default output
+    /// shows only it.
+    @Test(arguments: [
+        (["module": "store", "event": "init"] as Logger.Metadata, "[store] init: slow handler"),
+        (["module": "store"], "[store] slow handler"),
+        (["event": "reload"], "reload: slow handler"),
+        ([:], "slow handler"),
+        (["module": "a\nb", "event": "custom:\u{1B}[31m"], #"[a\nb] custom:\x1b[31m: slow handler"#),
+    ])
+    func messageNamesModuleAndEventAsStderrDoes(metadata: Logger.Metadata, message: String) {
+        let fields = JournalLogHandler.fields(for: event(.info, "slow handler"), metadata: metadata, identifier: "hived")
+        #expect(fields.first == JournalField("MESSAGE", message))
+        let line = StderrLogHandler.formatLine(timestamp: nil, level: .info, message: "slow handler", metadata: metadata)
+        #expect(line == "info " + message + "\n", "the same words on stderr")
+    }
+
     @Test func errorBecomesField() {
         let fields = JournalLogHandler.fields(for: event(error: Failure()), metadata: [:], identifier: "other")
         #expect(fields.last?.assignment == "HIVE_ERROR=disk full")
@@ -59,6 +75,9 @@ import Testing
     @Test func multilineMessageKeptWhole() {
         let fields = JournalLogHandler.fields(for: event(.info, "line one\nline two"), metadata: [:], identifier: "hived")
         #expect(fields.first?.value == "line one\nline two")
+        let prefixed = JournalLogHandler.fields(
+            for: event(.info, "line one\nline two"), metadata: ["module": "m"], identifier: "hived")
+        #expect(prefixed.first?.value == "[m] line one\nline two")
     }
 
     @Test(arguments: [

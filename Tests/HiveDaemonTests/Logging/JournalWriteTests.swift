@@ -35,7 +35,8 @@ extension ProcessEnvironmentSuite {
             #expect(raw["MESSAGE"] == "\(marker) raw")
             #expect(raw["SYSLOG_IDENTIFIER"] == "hived-test")
             let logged = try #require(entries.last)
-            #expect(logged["MESSAGE"] == "\(marker)\nsecond line", "a multi-line message arrives whole: \(logged)")
+            #expect(logged["MESSAGE"] == "[probe] init: \(marker)\nsecond line",
+                    "the message names the module and the event, and arrives whole: \(logged)")
             #expect(logged["PRIORITY"] == "4")
             #expect(logged["SYSLOG_IDENTIFIER"] == "hived")
             #expect(logged["HIVE_MODULE"] == "probe")

@@ -15,15 +15,45 @@ import Testing
 }
 @used @section("hivekit_test_ragged") let ragged: UInt32 = 7
 
+// Where the linker placed each section in this program, as HiveKit's own references place
+// `hivekit_annotations` (the registry reads this program's sections from memory alone).
+@_extern(c, "__start_hivekit_test_duplicate") func startOfDuplicate()
+@_extern(c, "__stop_hivekit_test_duplicate") func stopOfDuplicate()
+@_extern(c, "__start_hivekit_test_garbage") func startOfGarbage()
+@_extern(c, "__stop_hivekit_test_garbage") func stopOfGarbage()
+@_extern(c, "__start_hivekit_test_nothing") func startOfNothing()
+@_extern(c, "__stop_hivekit_test_nothing") func stopOfNothing()
+@_extern(c, "__start_hivekit_test_two") func startOfTwo()
+@_extern(c, "__stop_hivekit_test_two") func stopOfTwo()
+@_extern(c, "__start_hivekit_test_ragged") func startOfRagged()
+@_extern(c, "__stop_hivekit_test_ragged") func stopOfRagged()
+
 @Suite struct MalformedAnnotationTests {
     static var executable: String { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path }
 
+    /// The section `name` of this program, from `start` to `stop`.
+    static func section(
+        _ name: String, _ start: @convention(c) () -> Void, _ stop: @convention(c) () -> Void
+    ) -> AnnotationSection {
+        AnnotationSection(
+            name: name, start: unsafeBitCast(start, to: UnsafeRawPointer.self),
+            stop: unsafeBitCast(stop, to: UnsafeRawPointer.self))
+    }
+
+    static let sections = [
+        "hivekit_test_duplicate": section("hivekit_test_duplicate", startOfDuplicate, stopOfDuplicate),
+        "hivekit_test_garbage": section("hivekit_test_garbage", startOfGarbage, stopOfGarbage),
+        "hivekit_test_nothing": section("hivekit_test_nothing", startOfNothing, stopOfNothing),
+        "hivekit_test_two": section("hivekit_test_two", startOfTwo, stopOfTwo),
+        "hivekit_test_ragged": section("hivekit_test_ragged", startOfRagged, stopOfRagged),
+    ]
+
     func error(scanning section: String) -> HiveError? {
-        #expect(throws: HiveError.self) { try AnnotationRegistry(section: section).all() }
+        #expect(throws: HiveError.self) { try AnnotationRegistry(section: Self.sections[section]!).all() }
     }
 
     @Test func aNameDeclaredTwiceIsAnErrorNamingBothPlaces() throws {
-        let registry = AnnotationRegistry(section: "hivekit_test_duplicate")
+        let registry = AnnotationRegistry(section: Self.sections["hivekit_test_duplicate"]!)
         let error = #expect(throws: HiveError.self) { try registry.all() }
         #expect(error?.code == .duplicateRegistration)
         let file = "HiveKitTests/MalformedAnnotationTests.swift"
@@ -53,6 +83,6 @@ import Testing
     }
 
     @Test func aSectionNoImageHasIsEmpty() throws {
-        #expect(try AnnotationRegistry(section: "hivekit_test_absent").all().isEmpty)
+        #expect(try AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_absent")).all().isEmpty)
     }
 }

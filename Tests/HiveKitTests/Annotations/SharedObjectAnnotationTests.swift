@@ -57,7 +57,7 @@ import Glibc
 
     @Test func aSharedObjectLoadedLaterIsScannedAtTheNextCall() async throws {
         let directory = try TemporaryDirectory()
-        let registry = AnnotationRegistry(section: "hivekit_test_plugin")
+        let registry = AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_plugin"))
         #expect(try registry.all().isEmpty, "no image has the section yet")
 
         let (path, handle) = try await Self.load("with-hook", in: directory.path)
@@ -85,7 +85,7 @@ import Glibc
         setFirst { HiveAnnotations.module(AnnotatedCart.self, name: "plugin-cart", file: "first.c", line: 4) { _ in AnnotatedCart() } }
         setSecond { HiveAnnotations.module(AnnotatedShop.self, name: "plugin-cart", file: "second.c", line: 9) }
 
-        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: "hivekit_test_plugin").all() }
+        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_plugin")).all() }
         #expect(error?.code == .duplicateRegistration)
         #expect(error?.message == "module type 'plugin-cart' is declared twice: at first.c:4 in \(first) and at second.c:9 in \(second)",
                 "\(error?.message ?? "")")
@@ -95,7 +95,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         let (path, handle) = try await Self.load("without-hook", in: directory.path)
         defer { dlclose(handle) }
-        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: "hivekit_test_plugin").all() }
+        let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_plugin")).all() }
         #expect(error?.code == .invalidAnnotation)
         #expect(error?.message.hasPrefix("malformed annotation in \(path): entry 0 of section hivekit_test_plugin declares nothing") == true)
     }

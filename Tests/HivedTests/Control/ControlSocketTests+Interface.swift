@@ -11,6 +11,7 @@ extension ControlSocketTests {
             let described = try #require(output.first)
             let info = try #require(described["info"] as? [String: Any])
             #expect(info["product"] as? String == "hived")
+            #expect(info["url"] as? String == "file:///usr/share/doc/hived/README.md", "the manual the package installs")
             #expect(info["interfaces"] as? [String] == ["org.varlink.service", "io.hivekit.Daemon"])
             let interfaces = try #require(described["interfaces"] as? [String: [String]])
             let daemon = try #require(interfaces["io.hivekit.Daemon"])

@@ -28,7 +28,7 @@ struct MyDaemonJournalTests {
             launcher: ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, journal.path])
         try await daemon.waitForReady()
         var entries: [String] = []
-        while !entries.contains(where: { $0.contains("MESSAGE=store holds 1 key; greeting 'hi'") }) {
+        while !entries.contains(where: { $0.contains("MESSAGE=[report] ready: store holds 1 key; greeting 'hi'") }) {
             entries.append(try #require(journal.receive(), "the report's entry reached the journal: \(entries)"))
         }
         daemon.signal(SIGTERM)
