@@ -15,4 +15,18 @@ extension NotifyMessage {
     public static func removeStoredDescriptors(name: String) -> NotifyMessage {
         NotifyMessage(rawText: "FDSTOREREMOVE=1\nFDNAME=\(name)")
     }
+
+    /// The `FDNAME=` of an `FDSTORE=1` message; `nil` for any other.
+    var storedName: String? { name(after: "FDSTORE=1") }
+
+    /// The `FDNAME=` of an `FDSTOREREMOVE=1` message; `nil` for any other.
+    var removedStoreName: String? { name(after: "FDSTOREREMOVE=1") }
+
+    private func name(after first: String) -> String? {
+        let lines = text.split(separator: "\n")
+        guard lines.first.map({ $0 == first }) == true,
+            let name = lines.dropFirst().first(where: { $0.hasPrefix("FDNAME=") })
+        else { return nil }
+        return String(name.dropFirst("FDNAME=".count))
+    }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The notifications waiting for the notifier's writer thread (its ``OutputQueue``), in
 /// order, bounded.
 ///
@@ -7,7 +11,12 @@
 /// `EXTEND_TIMEOUT_USEC=` replaces a waiting one. If more than ``stateLimit`` state
 /// messages wait (a reload storm against a receiver that stopped reading), the oldest
 /// `RELOADING=1` … `READY=1` pair is taken out: systemd never saw its start, and the
-/// state it ends in is the same.
+/// state it ends in is the same. An `FDSTOREREMOVE=1` takes out the `FDSTORE=1` of the same
+/// name still waiting (closing the copies of the descriptors it carried): a storm of short
+/// connections that a module stores and removes again sends the service manager one
+/// removal each, not a descriptor and its removal, and holds no descriptor while a busy
+/// PID 1 does not read. The removal itself is kept: a descriptor of that name may be in the
+/// store already, from this process or the one before.
 struct NotifyQueue: OutputQueue {
     /// The most state messages kept waiting before reload pairs are collapsed.
     static let stateLimit = 64
@@ -30,7 +39,7 @@ struct NotifyQueue: OutputQueue {
             pending.removeAll { $0.kind == message.kind }
             coalesced += before - pending.count
         case .state:
-            break
+            if let name = message.removedStoreName { cancelStores(named: name) }
         }
         pending.append(message)
         if message.kind == .state { collapseReloads() }
@@ -50,6 +59,17 @@ struct NotifyQueue: OutputQueue {
 
     /// None: notifications are coalesced (``coalesced``), never dropped.
     var droppedCount: Int { 0 }
+
+    /// Takes out the `FDSTORE=1` messages of `name` still waiting, closing their descriptors.
+    private mutating func cancelStores(named name: String) {
+        let before = pending.count
+        pending.removeAll { message in
+            guard message.storedName == name else { return false }
+            message.descriptors.forEach { close($0) }
+            return true
+        }
+        coalesced += before - pending.count
+    }
 
     private mutating func collapseReloads() {
         while pending.count(where: { $0.kind == .state }) > Self.stateLimit {

@@ -1,3 +1,4 @@
+import Glibc
 @testable import HiveDaemon
 import Testing
 
@@ -43,6 +44,36 @@ import Testing
         for (index, text) in texts.enumerated() where text.hasPrefix("RELOADING=1") {
             #expect(texts[index + 1].hasPrefix("READY=1"))
         }
+    }
+
+    @Test func aRemovalTakesOutTheStoreOfItsNameStillWaitingAndClosesItsDescriptor() throws {
+        var queue = NotifyQueue()
+        func store(_ name: String) throws -> (NotifyMessage, Int32) {
+            var message = NotifyMessage.storeDescriptors(name: name)
+            let copy = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            try #require(copy >= 0)
+            message.descriptors = [copy]
+            return (message, copy)
+        }
+        let (sent, sentCopy) = try store("echo/connection.1")
+        queue.add(sent)
+        #expect(queue.next()?.storedName == "echo/connection.1", "taken by the writer: sent, or being sent")
+        let (first, firstCopy) = try store("echo/connection.2")
+        let (second, secondCopy) = try store("echo/connection.3")
+        queue.add(first)
+        queue.add(second)
+        queue.add(.removeStoredDescriptors(name: "echo/connection.2"))
+        queue.add(.removeStoredDescriptors(name: "echo/connection.1"))
+        #expect(drained(queue) == [
+            "FDSTORE=1\nFDNAME=echo/connection.3",
+            "FDSTOREREMOVE=1\nFDNAME=echo/connection.2",
+            "FDSTOREREMOVE=1\nFDNAME=echo/connection.1",
+        ], "the waiting store of connection.2 is gone; the removals are kept")
+        #expect(fcntl(firstCopy, F_GETFD) == -1, "the cancelled store's copy is closed")
+        #expect(fcntl(secondCopy, F_GETFD) >= 0 && fcntl(sentCopy, F_GETFD) >= 0, "the others' are not")
+        #expect(queue.coalesced == 1)
+        close(secondCopy)
+        close(sentCopy)
     }
 
     @Test func statusIsCleanAndBounded() {
