@@ -33,17 +33,17 @@ import Testing
 
     static func spec(
         _ name: String, _ type: String, priority: Int = 0, level: Int = 0, enabled: Bool = true, line: Int? = nil
-    ) -> ModuleSpec {
-        ModuleSpec(
-            ModuleDescriptor(name: name, priority: priority, settings: Settings(["level": .int(level)])),
-            type: type, isEnabled: enabled, location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
+    ) -> ModuleDescriptor {
+        ModuleDescriptor(
+            name: name, type: type, priority: priority, settings: Settings(["level": .int(level)]), isEnabled: enabled,
+            location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
     }
 
     static let initial = [spec("keep", "alpha", priority: 10), spec("drop", "alpha"), spec("retype", "alpha")]
 
-    func startedHive(_ recorder: Recorder, _ specs: [ModuleSpec] = initial) async throws -> (Hive, ModuleCatalog) {
+    func startedHive(_ recorder: Recorder, _ specs: [ModuleDescriptor] = initial) async throws -> (Hive, ModuleCatalog) {
         let catalog = Self.catalog(recorder)
-        let hive = try makeHive([ModuleRegistration(name: "code", priority: -100, module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "code", priority: -100))])
         for spec in specs { try await hive.register(spec, catalog: catalog) }
         try await hive.start()
         try await hive.send(.ready)
@@ -90,7 +90,7 @@ import Testing
         let (hive, catalog) = try await startedHive(recorder)
         let names = hive.moduleNames
         let before = recorder.all
-        let cases: [([ModuleSpec], HiveError.Code, String)] = [
+        let cases: [([ModuleDescriptor], HiveError.Code, String)] = [
             ([Self.spec("keep", "alpha", level: 9), Self.spec("bad", "broken", line: 7)], .invalidSettings, "bad"),
             ([Self.spec("keep", "alpha"), Self.spec("odd", "gamma")], .unknownModuleType, "odd"),
             ([Self.spec("keep", "alpha", level: 9), Self.spec("keep", "alpha")], .duplicateModule, "keep"),
