@@ -46,19 +46,6 @@ extension Hive {
         if kind == .teardown {
             let (delivered, failures) = await tearDownAll()
             report = DeliveryReport(event: event, failures: failures, delivered: delivered)
-        } else if asyncCount == 0 {
-            // The hot path, without the closures of `fanOut`: one sync module after another.
-            currentEvent.set(kind)
-            let abandoning = kind.abandonsStalledHandlers
-            var failures: [HiveError] = []
-            var delivered = 0
-            for module in modules where module.lifecycle == .active {
-                delivered += 1
-                if let failure = await call(module, event, hook: kind, abandoning: abandoning).failure {
-                    failures.append(failure)
-                }
-            }
-            report = DeliveryReport(event: event, failures: failures, delivered: delivered)
         } else {
             var failures: [HiveError] = []
             let delivered = await fanOut(
