@@ -29,7 +29,7 @@ public final class Hive: Sendable {
     let configuration: HiveConfiguration
     var logger: Logger { configuration.logger }
     let gate = EventGate()
-    /// The turn holding ``gate`` (see `Hive+Reentry.swift`); 0 between turns.
+    /// The turn holding ``gate`` (see `Hive+Turns.swift`); 0 between turns.
     let turnInProgress = Atomic<UInt64>(0)
     /// The hook kind being called: the `event` of a module's log line, whatever task logs it.
     let currentEvent = CurrentEvent()
@@ -39,7 +39,7 @@ public final class Hive: Sendable {
     /// now can stall.
     let minimumBudget = Atomic<UInt64>(0)
     let state: Mutex<State>
-    /// Services, routes and actions modules offer each other (see `Hive+Calls.swift`).
+    /// Services, routes and actions modules offer each other (see `Calls/Hive+Calls.swift`).
     let serviceStore = ServiceStore()
     let routeStore = RouteStore()
     let actionStore = ActionStore()

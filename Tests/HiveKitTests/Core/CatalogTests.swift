@@ -44,6 +44,15 @@ import Testing
         #expect(error?.message.contains("picky, plain") == true)
     }
 
+    @Test func aDescriptorWithNoTypeNamesTheModule() {
+        let error = #expect(throws: HiveError.self) {
+            _ = try Self.catalog(Recorder()).instantiate(ModuleDescriptor(name: "untyped"))
+        }
+        #expect(error?.code == .unknownModuleType)
+        #expect(error?.module == "untyped")
+        #expect(error?.message == "no module type (known: picky, plain)")
+    }
+
     @Test func duplicateNameNamesTheModuleEvenWhenDisabled() {
         let error = #expect(throws: HiveError.self) {
             _ = try Self.catalog(Recorder()).instantiate([

@@ -230,7 +230,7 @@ import Testing
         await hive.stop()
     }
 
-    @Test func registeringFromTheCatalogKeepsTheSpecSettings() async throws {
+    @Test func registeringFromTheCatalogKeepsTheDescriptorsSettings() async throws {
         let seen = Recorder()
         var catalog = ModuleCatalog()
         catalog.register("echo") { descriptor in
@@ -251,5 +251,36 @@ import Testing
         #expect(unknown?.code == .unknownModuleType)
         #expect(unknown?.module == "weird")
         await hive.stop()
+    }
+
+    /// A disabled descriptor is ignored in code as from a catalog: nothing joins the order.
+    @Test func aDisabledDescriptorRegistersNothing() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            (ScriptedModule(recorder), ModuleDescriptor(name: "on")),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "off", isEnabled: false)),
+        ])
+        try await hive.start()
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "later", isEnabled: false))
+        #expect(hive.moduleNames == ["on"])
+        #expect(recorder.modules(for: "init") == ["on"])
+        await hive.stop()
+    }
+
+    /// What a module declared, catalog type and file:line included, is what the hive shows.
+    @Test func theHiveShowsWhatEachModuleDeclared() async throws {
+        var catalog = ModuleCatalog()
+        catalog.register("echo") { _ in ScriptedModule(Recorder()) }
+        let location = SourceLocation(path: "hived.yaml", line: 4)
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "code", level: .basic))])
+        try await hive.register(ModuleDescriptor(name: "configured", type: "echo", priority: 3, location: location), catalog: catalog)
+        let configured = try #require(hive.descriptor(named: "configured"))
+        #expect(configured.type == "echo")
+        #expect(configured.location == location)
+        #expect(configured.priority == 3)
+        #expect(configured.settings.owner == "configured")
+        #expect(hive.descriptor(named: "code")?.type == nil)
+        #expect(hive.moduleStatuses.map(\.type) == [nil, "echo"])
+        #expect(hive.moduleStatuses.map(\.level) == [.basic, .normal])
     }
 }

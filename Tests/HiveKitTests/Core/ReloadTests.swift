@@ -1,4 +1,5 @@
 import HiveKit
+import Synchronization
 import Testing
 
 /// `Hive.reload(to:catalog:)`: all or nothing, in two phases (prepare, then commit or
@@ -230,6 +231,37 @@ import Testing
         #expect(all.removed == ["keep"])
         #expect(hive.moduleNames == ["code"])
         #expect(try await hive.reload(to: [], catalog: catalog, refusingToRemoveAll: refusal).isApplied)
+        await hive.stop()
+    }
+
+    /// A module whose entry only moved in its file is kept as it was: not changed, not asked
+    /// to validate, and the hive shows where it is declared now.
+    @Test func aModuleThatOnlyMovedInItsFileIsNotChanged() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder, [Self.spec("p", "picky", level: 1, line: 3)])
+        let summary = try await hive.reload(to: [Self.spec("p", "picky", level: 1, line: 9)], catalog: catalog)
+        #expect(summary.isApplied)
+        #expect(summary.changed.isEmpty)
+        #expect(!recorder.all.contains { $0.contains("validateReload") })
+        #expect(hive.descriptor(named: "p")?.location?.line == 9)
+        await hive.stop()
+    }
+
+    /// A context kept past its hook reads the module's settings as they are now.
+    @Test func aKeptContextReadsTheSettingsAfterAReload() async throws {
+        let recorder = Recorder()
+        let kept = Mutex<ModuleContext?>(nil)
+        var catalog = Self.catalog(recorder)
+        catalog.register("keeper") { _ in
+            ScriptedModule(recorder, [.`init`: .run { context in kept.withLock { $0 = context } }])
+        }
+        let hive = try makeHive([])
+        try await hive.register(Self.spec("k", "keeper", level: 1), catalog: catalog)
+        try await hive.start()
+        let context = try #require(kept.withLock { $0 })
+        #expect(try context.settings.int("level") == 1)
+        #expect(try await hive.reload(to: [Self.spec("k", "keeper", level: 4)], catalog: catalog).changed == ["k"])
+        #expect(try context.settings.int("level") == 4)
         await hive.stop()
     }
 
