@@ -75,7 +75,7 @@ extension Hive {
     /// A task the hook started with `Task {}` or `Task.detached` is not refused: the hook
     /// does not wait for it, so its call simply queues behind the current turn. (A child
     /// task of such a task, while the turn that started it lasts, is taken for the hook's
-    /// own: the mark cannot tell them apart.) With no hook running, the check is one
+    /// own: its ``Turn`` cannot tell them apart.) With no hook running, the check is one
     /// task-local lookup.
     func refuseCallFromOwnHook(_ what: @autoclosure () -> String, event: HiveEvent) throws(HiveError) {
         guard let turn = Turn.current,
@@ -96,9 +96,10 @@ extension Hive {
     /// module whose hook runs. A linear search, made only to name the module in a refusal.
     private func moduleRunningHook(on task: Int) -> String? {
         let modules = state.withLock { $0.modules }
+        if let exact = modules.first(where: { $0.hookTask.load(ordering: .relaxed) == task }) { return exact.name }
         let now = MonotonicClock.nanoseconds()
         let running = modules.filter { $0.inFlight(now: now) != nil }
-        return (modules.first { $0.hookTask.load(ordering: .relaxed) == task } ?? (running.count == 1 ? running[0] : nil))?.name
+        return running.count == 1 ? running[0].name : nil
     }
 }
 

@@ -38,17 +38,20 @@ final class HostedModule: Sendable {
     /// Registration sequence number: the last key of the order.
     let sequence: Int
     private let declared: Mutex<ModuleDescriptor>
+    // The one-byte fields side by side, so that none takes a word of padding of its own.
     private let currentLifecycle = Atomic<Lifecycle>(.registered)
     /// ``ModuleLevel`` raw value and async flag of the descriptor, for the fan-out.
-    private let currentLevel: Atomic<Int>
+    private let currentLevel: Atomic<UInt8>
     private let currentIsAsync: Atomic<Bool>
+    /// The `EventKind` raw value of the running hook.
+    let inFlightEvent = Atomic<UInt8>(0)
+    /// The `EventKind` raw value of the abandoned hook.
+    let abandonedEvent = Atomic<UInt8>(0)
 
     // The running hook.
 
     /// `CLOCK_MONOTONIC` nanoseconds when the running hook started; 0 when idle.
     let inFlightSince = Atomic<UInt64>(0)
-    /// The `EventKind` raw value of the running hook.
-    let inFlightEvent = Atomic<UInt8>(0)
     /// The `inFlightSince` value already reported as stalled, so a stall is logged once.
     let reportedStall = Atomic<UInt64>(0)
     /// ``CurrentTask/id`` of the task that called the running hook; 0 when idle.
@@ -56,8 +59,6 @@ final class HostedModule: Sendable {
     /// `inFlightSince` of a hook abandoned past its budget that has not returned yet; 0 when
     /// none. Such a hook still holds a task, perhaps a thread: a stop that overruns names it.
     let abandonedSince = Atomic<UInt64>(0)
-    /// The `EventKind` raw value of the abandoned hook.
-    let abandonedEvent = Atomic<UInt8>(0)
     /// `inFlightSince` of the last budgeted hook that returned, abandoned or not.
     let lastReturned = Atomic<UInt64>(0)
     /// Per-event statistics, indexed by `EventKind.rawValue` (one per event kind; a test
@@ -80,7 +81,7 @@ final class HostedModule: Sendable {
             ModuleLogHandler(baseLogger.handler, module: name, currentEvent: currentEvent)
         }
         declared = Mutex(descriptor)
-        currentLevel = Atomic(descriptor.level.rawValue)
+        currentLevel = Atomic(UInt8(descriptor.level.rawValue))
         currentIsAsync = Atomic(descriptor.isAsync)
     }
 
@@ -97,7 +98,7 @@ final class HostedModule: Sendable {
     var type: String? { declared.withLock { $0.type } }
 
     /// Its level now.
-    var level: ModuleLevel { ModuleLevel(rawValue: currentLevel.load(ordering: .relaxed)) ?? .normal }
+    var level: ModuleLevel { ModuleLevel(rawValue: Int(currentLevel.load(ordering: .relaxed))) ?? .normal }
 
     /// Whether its hooks run concurrently with the other modules'.
     var isAsync: Bool { currentIsAsync.load(ordering: .relaxed) }
@@ -114,7 +115,7 @@ final class HostedModule: Sendable {
         var descriptor = descriptor
         descriptor.settings.owner = name
         declared.withLock { $0 = descriptor }
-        currentLevel.store(descriptor.level.rawValue, ordering: .relaxed)
+        currentLevel.store(UInt8(descriptor.level.rawValue), ordering: .relaxed)
         currentIsAsync.store(descriptor.isAsync, ordering: .relaxed)
     }
 }
