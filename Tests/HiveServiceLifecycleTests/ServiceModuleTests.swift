@@ -12,10 +12,10 @@ import Testing
     @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
         let record = Record()
         let hive = try Hive(Self.configuration, modules: [
-            ModuleRegistration(name: "store", level: .basic, module: MarkerModule(record: record)),
-            ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, readiness in
+            (MarkerModule(record: record), ModuleDescriptor(name: "store", level: .basic)),
+            (ServiceModule(waitsUntilRunning: true) { _, readiness in
                 PoliteService(record: record, readiness: readiness)
-            }),
+            }, ModuleDescriptor(name: "http")),
         ])
         try await hive.start()
         #expect(record.all == ["running"], "init waited until the service ran")
@@ -28,7 +28,7 @@ import Testing
     @Test func startsAtReadyWhenAsked() async throws {
         let record = Record()
         let hive = try Hive(Self.configuration, modules: [
-            ModuleRegistration(name: "job", module: ServiceModule(PoliteService(record: record), startsAt: .ready)),
+            (ServiceModule(PoliteService(record: record), startsAt: .ready), ModuleDescriptor(name: "job")),
         ])
         try await hive.start()
         #expect(record.all.isEmpty)
@@ -40,9 +40,9 @@ import Testing
 
     @Test func aServiceThatEndsBeforeRunningFailsTheStart() async throws {
         let hive = try Hive(Self.configuration, modules: [
-            ModuleRegistration(name: "http", module: ServiceModule(waitsUntilRunning: true) { _, _ in
+            (ServiceModule(waitsUntilRunning: true) { _, _ in
                 ShortService(throwing: true)
-            }),
+            }, ModuleDescriptor(name: "http")),
         ])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.description.contains("module 'http' (init)") == true, "\(String(describing: error))")
@@ -57,8 +57,9 @@ import Testing
     func anEarlyEndIsReportedAndTheHostAskedToStop(throwing: Bool, behavior: ServiceTerminationBehavior, expected: String) async throws {
         let record = Record()
         let hive = try Hive(Self.configuration, modules: [
-            ModuleRegistration(name: "job", module: ServiceModule(
-                ShortService(throwing: throwing), onReturn: behavior, onError: behavior)),
+            (ServiceModule(
+                ShortService(throwing: throwing), onReturn: behavior, onError: behavior),
+                    ModuleDescriptor(name: "job")),
         ])
         try hive.services.register(HiveHost.self) { RecordingHost(record: record) }
         try await hive.start()
@@ -69,8 +70,8 @@ import Testing
     @Test func ignoringAnEarlyEndLeavesTheHostAlone() async throws {
         let record = Record()
         let hive = try Hive(Self.configuration, modules: [
-            ModuleRegistration(name: "job", module: ServiceModule(ShortService(throwing: true), onError: .ignore)),
-            ModuleRegistration(name: "after", module: MarkerModule(record: record)),
+            (ServiceModule(ShortService(throwing: true), onError: .ignore), ModuleDescriptor(name: "job")),
+            (MarkerModule(record: record), ModuleDescriptor(name: "after")),
         ])
         try hive.services.register(HiveHost.self) { RecordingHost(record: record) }
         try await hive.start()
@@ -85,7 +86,7 @@ import Testing
             // Cancelled at 8 s; 2 s left for the cancellation to end run() before the hook
             // gives up, even on a loaded machine where other tests' hooks hold this
             // process's pool threads (soaks with two CPU hogs saw 200 ms, then over 1 s, missed).
-            ModuleRegistration(name: "stubborn", budget: .seconds(10), module: ServiceModule(StubbornService(record: record))),
+            (ServiceModule(StubbornService(record: record)), ModuleDescriptor(name: "stubborn", budget: .seconds(10))),
         ])
         try await hive.start()
         #expect(await record.waitFor("running"))

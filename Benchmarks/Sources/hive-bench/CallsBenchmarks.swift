@@ -80,7 +80,7 @@ enum CallsBenchmarks {
                 try request.parameter("region", as: String.self).count
             }
         }
-        try await hive.register(ModuleRegistration(name: "cache", module: URLActionModule()))
+        try await hive.register(URLActionModule(), as: ModuleDescriptor(name: "cache"))
         try await hive.start()
         var total = 0
         let value = try await measure(warmUp: 1_000, iterations: 20_000) {

@@ -38,8 +38,8 @@ enum DispatchBenchmarks {
     /// `baseline`'s if given); returns the median per module.
     @discardableResult
     static func deliver(
-        _ name: String, modules: [ModuleRegistration], iterations: Int, aim: String, perModule: Bool = true,
-        logger: BenchLogger = .standard, baseline: Double? = nil
+        _ name: String, modules: [(module: any Module, descriptor: ModuleDescriptor)], iterations: Int, aim: String,
+        perModule: Bool = true, logger: BenchLogger = .standard, baseline: Double? = nil
     ) async throws -> Double {
         let count = modules.count
         let hive = try await runningHive(modules, logger: logger)

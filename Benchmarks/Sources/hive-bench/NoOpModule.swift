@@ -5,10 +5,13 @@ import Logging
 /// benchmark measures only what the hive adds around a call.
 struct NoOpModule: Module {}
 
-/// `count` registrations of ``NoOpModule``; `isAsync(i)` picks which ones are async.
-func noOpRegistrations(_ count: Int, isAsync: (Int) -> Bool = { _ in false }) -> [ModuleRegistration] {
+/// `count` instances of ``NoOpModule`` with their descriptors; `isAsync(i)` picks which
+/// ones are async.
+func noOpRegistrations(
+    _ count: Int, isAsync: (Int) -> Bool = { _ in false }
+) -> [(module: any Module, descriptor: ModuleDescriptor)] {
     (0..<count).map { index in
-        ModuleRegistration(name: "noop-\(index)", isAsync: isAsync(index), module: NoOpModule())
+        (NoOpModule(), ModuleDescriptor(name: "noop-\(index)", isAsync: isAsync(index)))
     }
 }
 
@@ -32,7 +35,9 @@ enum BenchLogger {
 }
 
 /// A started, running hive of the given registrations.
-func runningHive(_ registrations: [ModuleRegistration], logger: BenchLogger = .standard) async throws -> Hive {
+func runningHive(
+    _ registrations: [(module: any Module, descriptor: ModuleDescriptor)], logger: BenchLogger = .standard
+) async throws -> Hive {
     let hive = try Hive(logger.configuration, modules: registrations)
     try await hive.start()
     try await hive.send(.ready)

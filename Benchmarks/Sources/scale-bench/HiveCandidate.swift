@@ -16,7 +16,7 @@ struct HiveCandidate: Candidate {
         let heap0 = heapInUse()
         let resident0 = residentBytes()
         var registrations = (0..<units).map {
-            ModuleRegistration(name: "unit-\($0)", isAsync: isAsync, module: NoOp())
+            (NoOp(), ModuleDescriptor(name: "unit-\($0)", isAsync: isAsync))
         }
         let configuration = HiveConfiguration(
             environment: .testing, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })

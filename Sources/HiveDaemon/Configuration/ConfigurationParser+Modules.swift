@@ -3,8 +3,8 @@ extension ConfigurationParser {
     static let moduleKeys = ["name", "type", "level", "priority", "async", "enabled", "budget", "settings", "export"]
 
     /// The `modules:` list; names must be unique and, with a catalog, types known.
-    func modules(_ node: ConfigNode) throws(HiveError) -> [ModuleSpec] {
-        var specs: [ModuleSpec] = []
+    func modules(_ node: ConfigNode) throws(HiveError) -> [ModuleDescriptor] {
+        var descriptors: [ModuleDescriptor] = []
         var firstLines: [String: Int] = [:]
         for item in try node.list(of: "modules") {
             let map = try item.map(keys: Self.moduleKeys, of: "a module (a map with name and type)")
@@ -23,7 +23,7 @@ extension ConfigurationParser {
                 throw typeNode.error(
                     "unknown module type \(quoted: type) (known: \(known))", code: .unknownModuleType, module: name)
             }
-            var descriptor = ModuleDescriptor(name: name)
+            var descriptor = ModuleDescriptor(name: name, type: type, location: item.location)
             if let level = map["level"] { descriptor.level = try level.choice(ModuleLevel.allCases.map { ($0.description, $0) }) }
             if let priority = map["priority"] { descriptor.priority = try priority.int() }
             if let isAsync = map["async"] { descriptor.isAsync = try isAsync.bool() }
@@ -35,9 +35,9 @@ extension ConfigurationParser {
                 descriptor.settings = Settings(owner: name)
             }
             if let export = map["export"] { try exports(export, into: &descriptor) }
-            let isEnabled = try map["enabled"]?.bool() ?? true
-            specs.append(ModuleSpec(descriptor, type: type, isEnabled: isEnabled, location: item.location))
+            descriptor.isEnabled = try map["enabled"]?.bool() ?? true
+            descriptors.append(descriptor)
         }
-        return specs
+        return descriptors
     }
 }

@@ -15,7 +15,7 @@ import HiveKit
 /// - `sleep`: see ``SleepConfiguration``.
 /// - `memory_pressure`: see ``MemoryPressureConfiguration``.
 /// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
-///   `budget`, `settings` entries (see ``ModuleSpec``).
+///   `budget`, `settings` entries (see ``ModuleDescriptor``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
 ///   (see ``ServiceSpec``).
 /// - `control`: see ``ControlConfiguration``.
@@ -35,7 +35,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// Whether and how memory pressure becomes `memoryWarning`.
     public var memoryPressure: MemoryPressureConfiguration
     /// The configured modules, in file order, disabled ones included; names are unique.
-    public var modules: [ModuleSpec]
+    public var modules: [ModuleDescriptor]
     /// Whether the file says `modules: []`: no modules, on purpose. A reload that would
     /// remove every running module is refused otherwise, since a file caught half-written
     /// (cut right after `modules:`) or emptied looks the same.
@@ -55,7 +55,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         signals: [Int32: HiveEvent] = [:],
         sleep: SleepConfiguration = SleepConfiguration(),
         memoryPressure: MemoryPressureConfiguration = MemoryPressureConfiguration(),
-        modules: [ModuleSpec] = [],
+        modules: [ModuleDescriptor] = [],
         services: [ServiceSpec] = [],
         control: ControlConfiguration = ControlConfiguration(),
         path: String? = nil
@@ -73,10 +73,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     }
 
     /// The modules that are enabled, in file order.
-    public var enabledModules: [ModuleSpec] { modules.filter(\.isEnabled) }
+    public var enabledModules: [ModuleDescriptor] { modules.filter(\.isEnabled) }
 
     /// The configured module named `name`, enabled or not.
-    public func module(named name: String) -> ModuleSpec? {
+    public func module(named name: String) -> ModuleDescriptor? {
         modules.first { $0.name == name }
     }
 }

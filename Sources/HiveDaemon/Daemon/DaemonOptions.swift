@@ -81,7 +81,7 @@ public struct DaemonOptions: Sendable {
         } else {
             throw HiveError(.invalidConfiguration, "no configuration file given and none embedded")
         }
-        _ = try catalog.registrations(for: configuration.modules)
+        _ = try catalog.instantiate(configuration.modules)
         for disabled in configuration.modules where !disabled.isEnabled { _ = try catalog.instantiate(disabled) }
         for (index, service) in configuration.services.enumerated() {
             do {

@@ -115,7 +115,7 @@ public final class HiveDaemon: Sendable {
         do {
             try hive.services.register(HiveHost.self) { DaemonHost(daemon: self) }
             try hive.services.register(configuration.services, catalog: options.serviceCatalog)
-            for spec in configuration.modules { try await hive.register(spec, catalog: options.catalog) }
+            for module in configuration.modules { try await hive.register(module, catalog: options.catalog) }
         } catch {
             logger.critical("\(error.logMessage)", metadata: error.logMetadata)
             notifier.send(.status("invalid configuration: \(error)"))

@@ -1,10 +1,11 @@
+import HiveKit
 import Logging
 
 /// The process's own handler (the one it bootstrapped, or swift-log's default), made to follow ``HiveLogging/level`` (the
 /// configuration's `log.level`) like HiveDaemon's own handlers, until a logger sets its
 /// own level. Everything else goes to the wrapped handler.
-struct SharedLevelLogHandler: LogHandler {
-    private var wrapped: any LogHandler
+struct SharedLevelLogHandler: ForwardingLogHandler {
+    var wrapped: any LogHandler
     private var ownLevel: Logger.Level?
 
     init(wrapping handler: any LogHandler) {
@@ -16,21 +17,6 @@ struct SharedLevelLogHandler: LogHandler {
     var logLevel: Logger.Level {
         get { ownLevel ?? HiveLogging.level }
         set { ownLevel = newValue }
-    }
-
-    var metadata: Logger.Metadata {
-        get { wrapped.metadata }
-        set { wrapped.metadata = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { wrapped.metadataProvider }
-        set { wrapped.metadataProvider = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { wrapped[metadataKey: key] }
-        set { wrapped[metadataKey: key] = newValue }
     }
 
     func log(event: LogEvent) {

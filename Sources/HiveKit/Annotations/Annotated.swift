@@ -16,6 +16,16 @@ enum Annotated: Sendable {
         case .service(let service): service.line
         }
     }
+
+    /// The module type declared, if that is what was declared.
+    var module: ModuleAnnotation? {
+        if case .module(let module) = self { module } else { nil }
+    }
+
+    /// The service implementation declared, if that is what was declared.
+    var service: ServiceAnnotation? {
+        if case .service(let service) = self { service } else { nil }
+    }
 }
 
 /// A module type an annotation declared, with the routes and actions its modules export.

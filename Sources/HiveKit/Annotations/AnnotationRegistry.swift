@@ -55,6 +55,33 @@ final class AnnotationRegistry: Sendable {
         }
     }
 
+    /// Adds what `pick` takes from each declaration to `catalog`, all or nothing: a name
+    /// `origin` finds registered already is skipped when it was registered from the same
+    /// place (an earlier call), and is an error otherwise.
+    ///
+    /// - Throws: ``HiveError``: `.duplicateRegistration` naming both places, or what
+    ///   ``all()`` throws. The catalog is unchanged then.
+    func register<Catalog, Declared>(
+        into catalog: inout Catalog, _ pick: (Annotated) -> Declared?,
+        origin: (Catalog, Declared) -> String?,
+        add: (inout Catalog, Declared, _ place: String) -> Void
+    ) throws(HiveError) {
+        var added = catalog
+        for found in try all() {
+            guard let declared = pick(found.annotated) else { continue }
+            let declaration = found.declaration
+            if let existing = origin(added, declared) {
+                if existing == declaration.place { continue }
+                throw HiveError(
+                    .duplicateRegistration,
+                    "\(declaration.subject) is declared twice: registered at \(existing)"
+                        + " and declared by an annotation at \(declaration.place)")
+            }
+            add(&added, declared, declaration.place)
+        }
+        catalog = added
+    }
+
     /// The first name declared twice: two module types, or two implementations of one
     /// service, under the same name.
     static func duplicate(in found: [FoundAnnotation]) -> HiveError? {

@@ -9,21 +9,12 @@ extension ModuleCatalog {
     ///   in the catalog (registered in code, naming both places) or declared twice;
     ///   `.invalidAnnotation` for a malformed annotation. The catalog is unchanged then.
     public mutating func registerAnnotations() throws(HiveError) {
-        var added = entries
-        for found in try AnnotationRegistry.shared.all() {
-            guard case .module(let module) = found.annotated else { continue }
-            let place = found.declaration.place
-            if let existing = added[module.name] {
-                if existing.origin == place { continue }
-                throw HiveError(
-                    .duplicateRegistration,
-                    "module type '\(module.name)' is declared twice: registered at \(existing.origin)"
-                        + " and declared by an annotation at \(place)")
-            }
-            added[module.name] = Entry(
+        try AnnotationRegistry.shared.register(into: &self, \.module) { catalog, module in
+            catalog.entries[module.name]?.origin
+        } add: { catalog, module, place in
+            catalog.entries[module.name] = Entry(
                 factory: module.factory, origin: place, exportedRoutes: module.exportedRoutes,
                 exportedActions: module.exportedActions)
         }
-        entries = added
     }
 }

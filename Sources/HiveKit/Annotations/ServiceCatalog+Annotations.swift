@@ -10,19 +10,10 @@ extension ServiceCatalog {
     ///   declared twice; `.invalidAnnotation` for a malformed annotation. The catalog is
     ///   unchanged then.
     public mutating func registerAnnotations() throws(HiveError) {
-        var added = self
-        for found in try AnnotationRegistry.shared.all() {
-            guard case .service(let service) = found.annotated else { continue }
-            let place = found.declaration.place
-            if let existing = added.implementations[service.implementation]?[service.serviceID] {
-                if existing.origin == place { continue }
-                throw HiveError(
-                    .duplicateRegistration,
-                    "implementation '\(service.implementation)' of service '\(service.service)' is declared twice:"
-                        + " registered at \(existing.origin) and declared by an annotation at \(place)")
-            }
-            service.register(&added, place)
+        try AnnotationRegistry.shared.register(into: &self, \.service) { catalog, service in
+            catalog.implementations[service.implementation]?[service.serviceID]?.origin
+        } add: { catalog, service, place in
+            service.register(&catalog, place)
         }
-        self = added
     }
 }

@@ -12,10 +12,9 @@ extension ModuleContext {
     /// }
     /// ```
     public func setCustomEventHandler(_ name: String, _ handler: (@Sendable (ModuleContext) async throws -> Void)?) {
-        let runtime = registered.runtime
-        runtime.customHandlers.withLock { handlers in
+        module.customHandlers.withLock { handlers in
             handlers[name] = handler
-            runtime.hasCustomHandlers.store(!handlers.isEmpty, ordering: .relaxed)
+            module.hasCustomHandlers.store(!handlers.isEmpty, ordering: .relaxed)
         }
     }
 }

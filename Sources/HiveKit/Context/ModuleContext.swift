@@ -3,29 +3,34 @@ import Logging
 /// What a module's hook is given (BeeHive's `BHContext`): the environment, the
 /// module's own settings, the event being delivered, a logger, and the hive.
 public struct ModuleContext: Sendable {
-    /// The module as registered when the event was delivered: name, settings, logger.
-    let registered: RegisteredModule
+    /// The module the hook belongs to, as the hive holds it: name, settings, logger.
+    let module: HostedModule
     /// The event being delivered.
     public let event: HiveEvent
     /// The hive the module is registered in: module lookup, services, routes, actions.
     public let hive: Hive
+    /// The settings a reload proposes, in `validateReload`; `nil` for the module's own.
+    private let proposedSettings: Settings?
 
     /// The name the module is registered under.
-    public var moduleName: String { registered.descriptor.name }
+    public var moduleName: String { module.name }
     /// development, testing, staging or production.
     public var environment: HiveEnvironment { hive.environment }
-    /// The module's own settings (after a reload, the new ones).
-    public var settings: Settings { registered.descriptor.settings }
+    /// The module's own settings, as they are when read (after a reload, the new ones); in
+    /// ``Module/validateReload(_:)``, the settings the reload proposes.
+    public var settings: Settings { proposedSettings ?? module.settings }
     /// The module's logger: `module` metadata, and `event` for the event the hive
     /// delivers when a line is logged (none between events). Hand it to route, action and
     /// service handlers and background tasks: their lines tell the truth about both.
-    public var logger: Logger { registered.logger }
+    public var logger: Logger { module.logger }
 
-    /// Made for every hook call: three references, whatever the module's settings hold.
-    init(entry: ModuleEntry, event: HiveEvent, hive: Hive) {
-        self.registered = entry.registered
+    /// Made for every hook call: three references and, in `validateReload`, the proposed
+    /// settings.
+    init(_ module: HostedModule, event: HiveEvent, hive: Hive, settings: Settings?) {
+        self.module = module
         self.event = event
         self.hive = hive
+        self.proposedSettings = settings
     }
 
     /// The custom event's name, when ``event`` is a custom event.

@@ -32,13 +32,13 @@ extension Hive {
 
     private func deliver(_ event: HiveEvent) async throws(HiveError) -> DeliveryReport {
         let kind = event.kind
-        let (entries, asyncCount, next) = try state.withLock { state throws(HiveError) in
+        let (modules, asyncCount, next) = try state.withLock { state throws(HiveError) in
             guard let next = state.phase.after(kind) else {
                 throw HiveError(
                     .refusedEvent, event: event,
                     "refused in phase '\(state.phase)'\(Self.hint(for: kind))")
             }
-            return (state.entries, state.asyncCount, next)
+            return (state.modules, state.asyncCount, next)
         }
         let observed = observers.isActive
         let begin = observed ? MonotonicClock.nanoseconds() : 0
@@ -46,23 +46,10 @@ extension Hive {
         if kind == .teardown {
             let (delivered, failures) = await tearDownAll()
             report = DeliveryReport(event: event, failures: failures, delivered: delivered)
-        } else if asyncCount == 0 {
-            // The hot path, without the closures of `fanOut`: one sync module after another.
-            currentEvent.set(kind)
-            let abandoning = kind.abandonsStalledHandlers
-            var failures: [HiveError] = []
-            var delivered = 0
-            for entry in entries where entry.lifecycle == .active {
-                delivered += 1
-                if let failure = await call(entry, event, hook: kind, abandoning: abandoning).failure {
-                    failures.append(failure)
-                }
-            }
-            report = DeliveryReport(event: event, failures: failures, delivered: delivered)
         } else {
             var failures: [HiveError] = []
             let delivered = await fanOut(
-                event, hook: kind, to: entries, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
+                event, hook: kind, to: modules, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
             ) { _, call in
                 if let failure = call.failure { failures.append(failure) }
             }

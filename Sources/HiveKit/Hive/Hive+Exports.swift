@@ -4,7 +4,7 @@ extension Hive {
     /// reload's new descriptor counts from the moment it applies.
     func exportsByDescriptor(_ route: Route) -> Bool {
         guard let owner = route.owner else { return false }
-        return state.withLock { $0.entry(named: owner)?.descriptor.exportedRoutes.contains(route.text) } ?? false
+        return state.withLock { $0.module(named: owner)?.descriptor.exportedRoutes.contains(route.text) } ?? false
     }
 
     /// Whether the descriptor of the action's module exports it
@@ -13,6 +13,6 @@ extension Hive {
     func exportsByDescriptor(_ action: Action) -> Bool {
         let name = action.target == action.owner
             ? action.name : "\(action.target.dropFirst(action.owner.count + 1)).\(action.name)"
-        return state.withLock { $0.entry(named: action.owner)?.descriptor.exportedActions.contains(name) } ?? false
+        return state.withLock { $0.module(named: action.owner)?.descriptor.exportedActions.contains(name) } ?? false
     }
 }

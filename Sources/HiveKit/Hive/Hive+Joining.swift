@@ -1,22 +1,20 @@
 extension Hive {
-    /// The current entries of the modules among `entries` (their lifecycles as they are
-    /// now), in order.
-    func refreshed(_ entries: [ModuleEntry]) -> [ModuleEntry] {
-        let names = Set(entries.map(\.name))
-        return state.withLock { $0.entries.filter { names.contains($0.name) } }
+    /// The modules among `modules` still registered, in the order's order.
+    func registered(among modules: [HostedModule]) -> [HostedModule] {
+        state.withLock { $0.registered(among: modules) }
     }
 
-    /// Sets up, then initializes, `entries` — modules joining a live hive — level by level,
+    /// Sets up, then initializes, `modules` — modules joining a live hive — level by level,
     /// as ``start()`` does for all. Observers see each phase delivered once its modules
-    /// handled it; with no entries, nothing is delivered or observed.
+    /// handled it; with no modules, nothing is delivered or observed.
     ///
     /// - Returns: the first failure; the module whose hook failed receives nothing more,
     ///   and the others stay as far as they got, for the caller to take down.
-    func bringUp(_ entries: [ModuleEntry]) async -> HiveError? {
-        guard !entries.isEmpty else { return nil }
-        let hasAsync = entries.contains { $0.isAsync }
+    func bringUp(_ modules: [HostedModule]) async -> HiveError? {
+        guard !modules.isEmpty else { return nil }
+        let hasAsync = modules.contains { $0.isAsync }
         for event in [HiveEvent.setup, .`init`] {
-            let (failure, _) = await runStartPhase(event, refreshed(entries), hasAsync: hasAsync)
+            let (failure, _) = await runStartPhase(event, registered(among: modules), hasAsync: hasAsync)
             if let failure { return failure }
         }
         return nil
@@ -26,19 +24,19 @@ extension Hive {
     /// `background` (with the parameters of the one that suspended the hive, e.g. its
     /// `reason`) if it is suspended. A throw is logged and reported, as for any event;
     /// observers see each event delivered once these modules handled it.
-    func catchUp(_ entries: [ModuleEntry], to phase: HivePhase) async -> [HiveError] {
+    func catchUp(_ modules: [HostedModule], to phase: HivePhase) async -> [HiveError] {
         let events: [HiveEvent] = switch phase {
         case .running: [.ready]
         case .suspended: [.ready, state.withLock { $0.suspendedBy }]
         default: []
         }
         var failures: [HiveError] = []
-        let hasAsync = entries.contains { $0.isAsync }
+        let hasAsync = modules.contains { $0.isAsync }
         for event in events {
             let begin = MonotonicClock.nanoseconds()
             let before = failures.count
             let delivered = await fanOut(
-                event, hook: event.kind, to: refreshed(entries), hasAsync: hasAsync,
+                event, hook: event.kind, to: registered(among: modules), hasAsync: hasAsync,
                 where: { $0.lifecycle == .active }
             ) { _, call in
                 if let failure = call.failure { failures.append(failure) }
@@ -48,18 +46,18 @@ extension Hive {
         return failures
     }
 
-    /// Takes `entries` out of the hive: `terminate` to those that finished `init` (in
+    /// Takes `modules` out of the hive: `terminate` to those that finished `init` (in
     /// order, levels as barriers), `teardown` to those set up and then `unmount` (each in
     /// reverse order, one at a time), every hook abandoned past its budget; then forgets
     /// them with the services, routes and actions they registered. A module whose `setup`
     /// or `init` failed receives nothing and is forgotten. Observers see each of the three
     /// events delivered once these modules handled it (none, when no module took part).
-    func takeDown(_ entries: [ModuleEntry]) async -> [HiveError] {
+    func takeDown(_ modules: [HostedModule]) async -> [HiveError] {
         var failures: [HiveError] = []
-        let collect: (ModuleEntry, HookCall) -> Void = { _, call in
+        let collect: (HostedModule, HookCall) -> Void = { _, call in
             if let failure = call.failure { failures.append(failure) }
         }
-        let current = refreshed(entries)
+        let current = registered(among: modules)
         let hasAsync = current.contains { $0.isAsync }
         var begin = MonotonicClock.nanoseconds()
         var before = failures.count
@@ -71,10 +69,10 @@ extension Hive {
         (begin, before) = (MonotonicClock.nanoseconds(), failures.count)
         delivered = await fanOutInReverse(
             .teardown, hook: .teardown, to: current, where: { $0.lifecycle == .active || $0.lifecycle == .setUp }
-        ) { entry, call in
-            tornDown.insert(entry.name)
-            state.withLock { $0.setLifecycle(.tornDown, of: entry) }
-            collect(entry, call)
+        ) { module, call in
+            tornDown.insert(module.name)
+            module.lifecycle = .tornDown
+            collect(module, call)
         }
         observeDelivery(.teardown, delivered: delivered, failures: failures.count - before, since: begin)
         (begin, before) = (MonotonicClock.nanoseconds(), failures.count)

@@ -1,5 +1,10 @@
 extension Hive {
-    /// Registers a module (BeeHive's `registerDynamicModule:shouldTriggerInitEvent:`).
+    /// Registers `module` as `descriptor` declares it (BeeHive's
+    /// `registerDynamicModule:shouldTriggerInitEvent:`); a disabled descriptor is ignored.
+    ///
+    /// ```swift
+    /// try await hive.register(Store(), as: ModuleDescriptor(name: "store", level: .basic))
+    /// ```
     ///
     /// Before ``start()`` the module only joins the order. In a started hive it is brought
     /// to the hive's phase at once (queued behind any event being delivered): `setup`,
@@ -14,15 +19,20 @@ extension Hive {
     ///   `unmount` included; before ``start()``, it skips start-up's `setup` and `init`.
     /// - Throws: ``HiveError``: `.duplicateModule`, `.refusedEvent` once the hive is
     ///   stopping, or the failure of the module's `setup`/`init`.
-    public func register(_ registration: ModuleRegistration, settingUp: Bool = true) async throws(HiveError) {
-        try await register(registration, type: nil, settingUp: settingUp)
+    public func register(
+        _ module: any Module, as descriptor: ModuleDescriptor, settingUp: Bool = true
+    ) async throws(HiveError) {
+        guard descriptor.isEnabled else { return }
+        try await takingTurn("register(\"\(descriptor.name)\")", event: .setup) { () throws(HiveError) in
+            try await mount(module, as: descriptor, settingUp: settingUp)
+        }
     }
 
-    /// Builds a configured module through `catalog` and registers it like
-    /// ``register(_:)``; a disabled spec is ignored.
-    public func register(_ spec: ModuleSpec, catalog: ModuleCatalog) async throws(HiveError) {
-        guard spec.isEnabled else { return }
-        try await register(try catalog.instantiate(spec), type: spec.type)
+    /// Builds the module `descriptor` declares through `catalog` and registers it like
+    /// ``register(_:as:)``; a disabled descriptor is ignored.
+    public func register(_ descriptor: ModuleDescriptor, catalog: ModuleCatalog) async throws(HiveError) {
+        guard descriptor.isEnabled else { return }
+        try await register(try catalog.instantiate(descriptor), as: catalog.declared(descriptor))
     }
 
     /// Removes a module (BeeHive's `unRegisterDynamicModule:`). In a started hive it
@@ -33,50 +43,43 @@ extension Hive {
     /// - Throws: ``HiveError`` (`.unknownModule`) when no module has that name.
     public func unregister(named name: String) async throws(HiveError) {
         try await takingTurn("unregister(named: \"\(name)\")", event: .teardown) { () throws(HiveError) in
-            guard let entry = state.withLock({ $0.entry(named: name) }) else {
+            guard let module = state.withLock({ $0.module(named: name) }) else {
                 throw HiveError(.unknownModule, module: name, "no module named \(quoted: name) is registered")
             }
-            _ = await takeDown([entry])
-        }
-    }
-
-    func register(_ registration: ModuleRegistration, type: String?, settingUp: Bool = true) async throws(HiveError) {
-        try await takingTurn("register(\"\(registration.descriptor.name)\")", event: .setup) { () throws(HiveError) in
-            try await mount(registration, type: type, settingUp: settingUp)
+            _ = await takeDown([module])
         }
     }
 
     /// Adds a module and, in a live hive, brings it to the hive's phase (unless not
     /// `settingUp`: then it is active at once). Caller holds the gate.
-    private func mount(_ registration: ModuleRegistration, type: String?, settingUp: Bool) async throws(HiveError) {
+    private func mount(_ module: any Module, as descriptor: ModuleDescriptor, settingUp: Bool) async throws(HiveError) {
         let phase = self.phase
         guard phase == .created || phase.isLive else {
             throw HiveError(
-                .refusedEvent, module: registration.descriptor.name, event: .setup,
-                "cannot register a module in phase '\(phase)'")
+                .refusedEvent, module: descriptor.name, event: .setup, "cannot register a module in phase '\(phase)'")
         }
-        let entry = try add(registration, type: type)
+        let hosted = try add(module, as: descriptor)
         guard settingUp else {
-            state.withLock { $0.setLifecycle(.active, of: entry) }
+            hosted.lifecycle = .active
             return
         }
         guard phase.isLive else { return }
-        if let failure = await bringUp([entry]) {
-            _ = await takeDown([entry])
+        if let failure = await bringUp([hosted]) {
+            _ = await takeDown([hosted])
             throw failure
         }
-        _ = await catchUp([entry], to: phase)
+        _ = await catchUp([hosted], to: phase)
     }
 
     /// Drops modules from the order, with their services, routes, actions and stored
     /// descriptors, in one pass over each; they receive nothing more.
-    func forget(_ entries: [ModuleEntry]) {
-        let names = Set(entries.map(\.name))
+    func forget(_ modules: [HostedModule]) {
+        let names = Set(modules.map(\.name))
         setMinimumBudget(state.withLock { state in
             state.remove(names)
             return state.minimumBudget
         })
         forgetCalls(ownedBy: names)
-        socketTable.forget(ownedBy: entries.map(\.name))
+        socketTable.forget(ownedBy: modules.map(\.name))
     }
 }

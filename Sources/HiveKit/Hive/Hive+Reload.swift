@@ -31,27 +31,27 @@ extension Hive {
     /// - Throws: ``HiveError`` only when the reload cannot begin: `.refusedEvent` when the
     ///   hive is not running (or the call comes from one of its hooks), `.cancelled`.
     public func reload(
-        to specs: [ModuleSpec], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError? = nil
+        to descriptors: [ModuleDescriptor], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError? = nil
     ) async throws(HiveError) -> ReloadSummary {
         try await takingTurn("reload(to:catalog:)", event: .reload) { () throws(HiveError) in
             let begin = MonotonicClock.nanoseconds()
-            var summary = try await apply(specs, catalog: catalog, refusingToRemoveAll: refusal)
+            var summary = try await apply(descriptors, catalog: catalog, refusingToRemoveAll: refusal)
             summary.duration = .nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- begin))
             return summary
         }
     }
 
     private func apply(
-        _ specs: [ModuleSpec], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError?
+        _ descriptors: [ModuleDescriptor], catalog: ModuleCatalog, refusingToRemoveAll refusal: HiveError?
     ) async throws(HiveError) -> ReloadSummary {
-        let (phase, current) = state.withLock { ($0.phase, $0.entries) }
+        let (phase, current) = state.withLock { ($0.phase, $0.modules) }
         guard phase.isLive else {
             throw HiveError(.refusedEvent, event: .reload, "refused in phase '\(phase)'")
         }
         var summary = ReloadSummary()
         let plan: ReloadPlan
         do {
-            plan = try ReloadPlan(specs, current: current, catalog: catalog)
+            plan = try ReloadPlan(descriptors, current: current, catalog: catalog)
         } catch {
             summary.failure = ReloadFailure(phase: .build, error: error, rolledBack: [], lost: [])
             return summary
@@ -60,7 +60,7 @@ extension Hive {
             summary.failure = ReloadFailure(phase: .build, error: refusal, rolledBack: [], lost: [])
             return summary
         }
-        let locations = Dictionary(specs.map { ($0.name, $0.location) }, uniquingKeysWith: { first, _ in first })
+        let locations = Dictionary(descriptors.map { ($0.name, $0.location) }, uniquingKeysWith: { first, _ in first })
         if let refusal = await validate(plan.kept) {
             summary.failure = ReloadFailure(
                 phase: .validate, error: refusal.located(at: locations[refusal.module ?? ""] ?? nil),
@@ -69,10 +69,10 @@ extension Hive {
         }
         // The point of no return for modules whose type changes.
         summary.failures += await takeDown(plan.replaced)
-        var added: [ModuleEntry] = []
-        for item in plan.added {
+        var added: [HostedModule] = []
+        for (module, descriptor) in plan.added {
             do {
-                added.append(try add(item.registration, type: item.type))
+                added.append(try add(module, as: descriptor))
             } catch {
                 summary.failure = ReloadFailure(phase: .build, error: error, rolledBack: [], lost: plan.replaced.map(\.name))
                 summary.failures += await takeDown(added)
@@ -80,7 +80,7 @@ extension Hive {
             }
         }
         if let failure = await bringUp(added) {
-            let setUp = refreshed(added).filter { $0.lifecycle == .active || $0.lifecycle == .setUp }.map(\.name)
+            let setUp = registered(among: added).filter { $0.lifecycle == .active || $0.lifecycle == .setUp }.map(\.name)
             summary.failures += await takeDown(added)
             summary.failure = ReloadFailure(
                 phase: .start, error: failure.located(at: locations[failure.module ?? ""] ?? nil),
@@ -93,14 +93,14 @@ extension Hive {
         summary.added = added.map(\.name)
         summary.changed = updateDescriptors(plan.kept)
         let addedNames = Set(summary.added)
-        let (entries, asyncCount) = state.withLock { state in
+        let (modules, asyncCount) = state.withLock { state in
             state.delivered[Int(EventKind.reload.rawValue)] += 1
-            return (state.entries.filter { !addedNames.contains($0.name) }, state.asyncCount)
+            return (state.modules.filter { !addedNames.contains($0.name) }, state.asyncCount)
         }
         let begin = MonotonicClock.nanoseconds()
         var reloadFailures: [HiveError] = []
         summary.reloaded = await fanOut(
-            .reload, hook: .reload, to: entries, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
+            .reload, hook: .reload, to: modules, hasAsync: asyncCount > 0, where: { $0.lifecycle == .active }
         ) { _, call in
             if let failure = call.failure { reloadFailures.append(failure) }
         }
@@ -118,19 +118,18 @@ extension Hive {
         return summary
     }
 
-    /// Asks every kept module whose settings change whether it accepts them, levels as
-    /// barriers; returns the first refusal.
+    /// Asks every kept module whose settings change whether it accepts them (its context
+    /// carrying the new settings), in the order as it is, levels as barriers; returns the
+    /// first refusal.
     private func validate(_ kept: [ReloadPlan.Kept]) async -> HiveError? {
-        let candidates = kept.filter(\.settingsChange).map { kept in
-            var entry = kept.entry
-            entry.descriptor = kept.descriptor
-            return entry
-        }
+        let candidates = kept.filter(\.settingsChange)
         guard !candidates.isEmpty else { return nil }
+        let modules = registered(among: candidates.map(\.module))
+        let proposed = Dictionary(candidates.map { ($0.module.name, $0.descriptor.settings) }) { _, last in last }
         var refusal: HiveError?
         _ = await fanOut(
-            .reload, hook: .validateReload, to: candidates, hasAsync: candidates.contains { $0.isAsync },
-            stopAtFailure: true, where: { $0.lifecycle == .active }
+            .reload, hook: .validateReload, to: modules, hasAsync: modules.contains { $0.isAsync },
+            stopAtFailure: true, proposed: proposed, where: { $0.lifecycle == .active }
         ) { _, call in
             if refusal == nil { refusal = call.failure }
         }
@@ -140,7 +139,7 @@ extension Hive {
     /// Gives kept modules their new descriptors and restores the order; returns the
     /// names of those that changed.
     private func updateDescriptors(_ kept: [ReloadPlan.Kept]) -> [String] {
-        let descriptors = Dictionary(kept.map { ($0.entry.name, $0.descriptor) }) { _, last in last }
+        let descriptors = Dictionary(kept.map { ($0.module.name, $0.descriptor) }) { _, last in last }
         let (changed, minimum) = state.withLock { state in
             let changed = state.update(descriptors)
             return (changed, state.minimumBudget)

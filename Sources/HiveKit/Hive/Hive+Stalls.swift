@@ -1,40 +1,5 @@
 import Logging
 
-/// A hook that is running: past its time budget when ``Hive/stalledHandlers()`` lists it.
-public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
-    /// The module whose hook runs.
-    public let module: String
-    /// The event it handles.
-    public let event: EventKind
-    /// How long it has been running.
-    public let elapsed: Duration
-    /// Its budget.
-    public let budget: Duration
-    /// Whether the hive gave up waiting for it (at a stop, past its budget) and it has
-    /// still not returned.
-    public let isAbandoned: Bool
-
-    init(module: String, event: EventKind, elapsed: Duration, budget: Duration, isAbandoned: Bool = false) {
-        self.module = module
-        self.event = event
-        self.elapsed = elapsed
-        self.budget = budget
-        self.isAbandoned = isAbandoned
-    }
-
-    /// `module 'store' stalled in teardown for 31.2s (budget 10s)`, `… still in …` when
-    /// within its budget, or `module 'store' abandoned in teardown, still running after
-    /// 31.2s (budget 10s)`.
-    public var description: String {
-        let budget = "(budget \(budget.shortDescription))"
-        if isAbandoned {
-            return "module '\(module)' abandoned in \(event), still running after \(elapsed.shortDescription) \(budget)"
-        }
-        let state = elapsed > self.budget ? "stalled" : "still"
-        return "module '\(module)' \(state) in \(event) for \(elapsed.shortDescription) \(budget)"
-    }
-}
-
 extension Hive {
     /// Hooks running past their budget right now (BeeHive's `BHWatchDog`), from the
     /// moment the hive's stall timer saw them, which is when it logged them: a watchdog
@@ -53,24 +18,24 @@ extension Hive {
     /// still not returned: each holds a task, and perhaps a thread, of its own.
     public func abandonedHandlers() -> [StalledHandler] {
         let now = MonotonicClock.nanoseconds()
-        return state.withLock { $0.entries }.compactMap { entry in
-            guard let abandoned = entry.runtime.abandoned(now: now) else { return nil }
+        return state.withLock { $0.modules }.compactMap { module in
+            guard let abandoned = module.abandoned(now: now) else { return nil }
             return StalledHandler(
-                module: entry.name, event: abandoned.kind,
-                elapsed: .nanoseconds(Int64(clamping: abandoned.elapsed)), budget: budget(of: entry),
+                module: module.name, event: abandoned.kind,
+                elapsed: .nanoseconds(Int64(clamping: abandoned.elapsed)), budget: budget(of: module),
                 isAbandoned: true)
         }
     }
 
     private func handlersInFlight(stalledOnly: Bool) -> [StalledHandler] {
         let now = MonotonicClock.nanoseconds()
-        return state.withLock { $0.entries }.compactMap { entry in
-            guard let running = entry.runtime.inFlight(now: now),
-                !stalledOnly || entry.runtime.reportedStall.load(ordering: .relaxed) == running.since
+        return state.withLock { $0.modules }.compactMap { module in
+            guard let running = module.inFlight(now: now),
+                !stalledOnly || module.reportedStall.load(ordering: .relaxed) == running.since
             else { return nil }
             return StalledHandler(
-                module: entry.name, event: running.kind,
-                elapsed: .nanoseconds(Int64(clamping: running.elapsed)), budget: budget(of: entry))
+                module: module.name, event: running.kind,
+                elapsed: .nanoseconds(Int64(clamping: running.elapsed)), budget: budget(of: module), isAbandoned: false)
         }
     }
 
@@ -95,22 +60,22 @@ extension Hive {
     private func checkStalls() {
         stallWatch.rest()
         let now = MonotonicClock.nanoseconds()
-        let (entries, defaultBudget) = state.withLock { ($0.entries, $0.defaultBudget.nanosecondsClamped) }
+        let (modules, defaultBudget) = state.withLock { ($0.modules, $0.defaultBudget.nanosecondsClamped) }
         var next = UInt64.max
-        for entry in entries {
-            guard let running = entry.runtime.inFlight(now: now) else { continue }
-            let budget = entry.descriptor.budget?.nanosecondsClamped ?? defaultBudget
+        for module in modules {
+            guard let running = module.inFlight(now: now) else { continue }
+            let budget = module.budget?.nanosecondsClamped ?? defaultBudget
             guard running.elapsed >= budget else {
                 next = min(next, running.since &+ budget)
                 continue
             }
-            guard entry.runtime.reportedStall.exchange(running.since, ordering: .relaxed) != running.since else {
+            guard module.reportedStall.exchange(running.since, ordering: .relaxed) != running.since else {
                 continue
             }
-            entry.runtime.stats.withLock { $0[Int(running.kind.rawValue)].recordStall() }
+            module.stats.withLock { $0[Int(running.kind.rawValue)].recordStall() }
             let elapsed = Duration.nanoseconds(Int64(clamping: running.elapsed)).shortDescription
             let allowed = Duration.nanoseconds(Int64(clamping: budget)).shortDescription
-            entry.logger.warning(
+            module.logger.warning(
                 "still running after \(elapsed), past its budget of \(allowed)",
                 metadata: ["event": .stringConvertible(running.kind)])
         }

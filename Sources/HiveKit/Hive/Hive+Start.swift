@@ -20,19 +20,19 @@ extension Hive {
     }
 
     private func startModules(rollingBack: (HiveError) -> Void) async throws(HiveError) {
-        let (entries, asyncCount) = try state.withLock { state throws(HiveError) in
+        let (modules, asyncCount) = try state.withLock { state throws(HiveError) in
             guard state.phase == .created else {
                 throw HiveError(.refusedEvent, event: .setup, "start() refused in phase '\(state.phase)'")
             }
             state.phase = .starting
-            return (state.entries, state.asyncCount)
+            return (state.modules, state.asyncCount)
         }
         let begin = MonotonicClock.nanoseconds()
-        let setup = await runStartPhase(.setup, entries, hasAsync: asyncCount > 0)
+        let setup = await runStartPhase(.setup, modules, hasAsync: asyncCount > 0)
         var failure = setup.failure
         var phases = [setup.profile]
         if failure == nil {
-            let initPhase = await runStartPhase(.`init`, state.withLock { $0.entries }, hasAsync: asyncCount > 0)
+            let initPhase = await runStartPhase(.`init`, state.withLock { $0.modules }, hasAsync: asyncCount > 0)
             failure = initPhase.failure
             phases.append(initPhase.profile)
         }
@@ -72,27 +72,27 @@ extension Hive {
     }
 
     /// Runs one start phase (`setup` on registered modules, `init` on set-up ones) over
-    /// `entries`, level by level, marking each module that succeeds (or fails); stops at
+    /// `modules`, level by level, marking each module that succeeds (or fails); stops at
     /// the first failure.
     func runStartPhase(
-        _ event: HiveEvent, _ entries: [ModuleEntry], hasAsync: Bool
+        _ event: HiveEvent, _ modules: [HostedModule], hasAsync: Bool
     ) async -> (failure: HiveError?, profile: StartupPhase) {
-        let (from, to): (ModuleEntry.Lifecycle, ModuleEntry.Lifecycle) =
+        let (from, to): (HostedModule.Lifecycle, HostedModule.Lifecycle) =
             event == .setup ? (.registered, .setUp) : (.setUp, .active)
         let begin = MonotonicClock.nanoseconds()
         var firstFailure: HiveError?
         var syncTimings: [HandlerTiming] = []
         var asyncTimings: [HandlerTiming] = []
         _ = await fanOut(
-            event, hook: event.kind, to: entries, hasAsync: hasAsync, stopAtFailure: true,
+            event, hook: event.kind, to: modules, hasAsync: hasAsync, stopAtFailure: true,
             where: { $0.lifecycle == from }
-        ) { entry, call in
-            state.withLock { $0.setLifecycle(call.failure == nil ? to : .failed, of: entry) }
+        ) { module, call in
+            module.lifecycle = call.failure == nil ? to : .failed
             if firstFailure == nil { firstFailure = call.failure }
             let timing = HandlerTiming(
-                module: entry.name, event: event.kind, duration: call.duration,
-                outcome: call.failure == nil ? .succeeded : .failed, level: entry.level)
-            if entry.isAsync { asyncTimings.append(timing) } else { syncTimings.append(timing) }
+                module: module.name, event: event.kind, duration: call.duration,
+                outcome: call.failure == nil ? .succeeded : .failed, level: module.level)
+            if module.isAsync { asyncTimings.append(timing) } else { syncTimings.append(timing) }
         }
         if observers.isActive {
             let timings = syncTimings + asyncTimings

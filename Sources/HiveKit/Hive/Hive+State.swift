@@ -4,30 +4,39 @@ extension Hive {
     struct State {
         var phase: HivePhase = .created
         /// Every registered module, in start order.
-        private(set) var entries: [ModuleEntry] = []
-        /// Where each registered name is in the order (level, priority, sequence): the
-        /// duplicate check, and the key of a binary search for the entry.
-        private(set) var places: [String: Place] = [:]
+        private(set) var modules: [HostedModule] = []
+        /// The order's index: the keys of `modules[i]` at `keys[i]`, so that a binary search
+        /// reads them in place, without following a reference per step.
+        private var keys: [OrderKey] = []
+        /// Where each registered name is in the order: the duplicate check, and the key of
+        /// a binary search for the module.
+        private(set) var places: [String: OrderKey] = [:]
         private(set) var asyncCount = 0
         var nextSequence = 0
         var startup = StartupProfile()
         var defaultBudget: Duration
         /// Events delivered, by `EventKind.rawValue`.
         var delivered = [Int](repeating: 0, count: EventKind.allCases.count)
-        /// Where ``setLifecycle(_:of:)`` last found its entry.
-        private var lastSet = 0
         /// The `background` that suspended the hive (its parameters, e.g. `reason`), for the
         /// modules that join while it is suspended.
         var suspendedBy: HiveEvent = .background
 
-        /// The keys of the order of one entry.
-        struct Place {
+        /// The keys of the order of one module: level, then priority (higher first), then
+        /// registration sequence.
+        struct OrderKey {
             let level: ModuleLevel
             let priority: Int
             let sequence: Int
 
-            init(_ entry: ModuleEntry) {
-                (level, priority, sequence) = (entry.level, entry.priority, entry.sequence)
+            init(_ descriptor: ModuleDescriptor, sequence: Int) {
+                (level, priority, self.sequence) = (descriptor.level, descriptor.priority, sequence)
+            }
+
+            /// Whether `self` comes before `other` in the order.
+            func precedes(_ other: OrderKey) -> Bool {
+                if level != other.level { return level < other.level }
+                if priority != other.priority { return priority > other.priority }
+                return sequence < other.sequence
             }
         }
 
@@ -35,45 +44,46 @@ extension Hive {
             self.defaultBudget = defaultBudget
         }
 
-        // Entries are searched through a buffer pointer, reading one field in place:
-        // iterating them (`first(where:)`, even `entries[i].name`) copies whole entries,
-        // and registering n modules that way was quadratic in copies.
-
         /// Whether a module named `name` is registered.
         func contains(_ name: String) -> Bool {
             places[name] != nil
         }
 
-        /// The index of the module named `name`: a binary search by its place.
-        func index(named name: String) -> Int? {
+        /// The module named `name`: a binary search by its place.
+        func module(named name: String) -> HostedModule? {
             guard let place = places[name] else { return nil }
             let index = lowerBound(of: place)
-            return index < entries.count && entries[index].sequence == place.sequence ? index : nil
+            return index < keys.count && keys[index].sequence == place.sequence ? modules[index] : nil
         }
 
-        /// The module named `name`.
-        func entry(named name: String) -> ModuleEntry? {
-            index(named: name).map { entries[$0] }
+        /// The modules among `wanted` still registered, in the order's order.
+        func registered(among wanted: [HostedModule]) -> [HostedModule] {
+            let sequences = Set(wanted.map(\.sequence))
+            return modules.filter { sequences.contains($0.sequence) }
         }
 
         mutating func reserveCapacity(_ count: Int) {
-            entries.reserveCapacity(count)
+            modules.reserveCapacity(count)
+            keys.reserveCapacity(count)
             places.reserveCapacity(count)
         }
 
-        /// Inserts `entry`, whose name is not registered yet, at its place in the order: at
-        /// the end when it comes after the last entry (modules registered in order), else
-        /// where a binary search puts it (the entries are sorted and a new entry has the
-        /// highest sequence number).
-        mutating func insert(_ entry: ModuleEntry) {
-            let place = Place(entry)
-            places[entry.name] = place
-            if entries.last.map({ $0.precedes(entry) }) ?? true {
-                entries.append(entry)
+        /// Inserts `module`, declared as `descriptor` and whose name is not registered yet,
+        /// at its place in the order: at the end when it comes after the last module
+        /// (modules registered in order), else where a binary search puts it (the order is
+        /// sorted and a new module has the highest sequence number).
+        mutating func insert(_ module: HostedModule, as descriptor: ModuleDescriptor) {
+            let key = OrderKey(descriptor, sequence: module.sequence)
+            places[module.name] = key
+            if keys.last.map({ $0.precedes(key) }) ?? true {
+                modules.append(module)
+                keys.append(key)
             } else {
-                entries.insert(entry, at: lowerBound(of: place))
+                let index = lowerBound(of: key)
+                modules.insert(module, at: index)
+                keys.insert(key, at: index)
             }
-            if entry.isAsync { asyncCount += 1 }
+            if descriptor.isAsync { asyncCount += 1 }
         }
 
         /// Removes the modules named in `names` in one pass over the order.
@@ -85,92 +95,71 @@ extension Hive {
         mutating func remove(_ names: Set<String>) {
             let sequences = Set(names.compactMap { places.removeValue(forKey: $0)?.sequence })
             guard !sequences.isEmpty else { return }
-            entries.removeAll { sequences.contains($0.sequence) }
-            asyncCount = entries.count { $0.isAsync }
-            if entries.capacity > 64, entries.count < entries.capacity / 4 {
-                var shrunk: [ModuleEntry] = []
-                shrunk.reserveCapacity(entries.count)
-                shrunk.append(contentsOf: entries)
-                entries = shrunk
-            }
+            modules.removeAll { sequences.contains($0.sequence) }
+            keys.removeAll { sequences.contains($0.sequence) }
+            asyncCount = modules.count { $0.isAsync }
+            // Arrays and dictionaries never shrink by themselves: after a reload that went
+            // from 34,000 modules to 20 they would hold megabytes. Copied at their size once
+            // under a quarter full.
+            Self.shrink(&modules)
+            Self.shrink(&keys)
             if places.capacity > 64, places.count < places.capacity / 4 {
-                var shrunk = [String: Place](minimumCapacity: places.count)
-                for (name, place) in places { shrunk[name] = place }
+                var shrunk = [String: OrderKey](minimumCapacity: places.count)
+                for (name, key) in places { shrunk[name] = key }
                 places = shrunk
             }
         }
 
+        /// `array` copied at its size when it is under a quarter full of its room.
+        private static func shrink<Element>(_ array: inout [Element]) {
+            guard array.capacity > 64, array.count < array.capacity / 4 else { return }
+            var shrunk: [Element] = []
+            shrunk.reserveCapacity(array.count)
+            shrunk.append(contentsOf: array)
+            array = shrunk
+        }
+
         /// Gives the modules in `descriptors` (by name) their new descriptors, and restores
-        /// the order; returns the names of those whose descriptor changed.
+        /// the order; returns the names of those whose descriptor changed (where it is
+        /// declared does not count).
         mutating func update(_ descriptors: [String: ModuleDescriptor]) -> [String] {
             var changed: [String] = []
-            for index in entries.indices {
-                let name = entries[index].name
-                guard let descriptor = descriptors[name], entries[index].descriptor != descriptor else { continue }
-                entries[index].descriptor = descriptor
-                places[name] = Place(entries[index])
-                changed.append(name)
+            for (index, module) in modules.enumerated() {
+                guard var descriptor = descriptors[module.name] else { continue }
+                descriptor.settings.owner = module.name
+                var current = module.descriptor
+                guard descriptor != current else { continue }
+                module.replaceDescriptor(with: descriptor)
+                current.location = descriptor.location
+                guard descriptor != current else { continue }
+                keys[index] = OrderKey(descriptor, sequence: module.sequence)
+                places[module.name] = keys[index]
+                changed.append(module.name)
             }
             guard !changed.isEmpty else { return changed }
-            entries.sort { $0.precedes($1) }
-            asyncCount = entries.count { $0.isAsync }
+            let order = keys.indices.sorted { keys[$0].precedes(keys[$1]) }
+            (modules, keys) = (order.map { modules[$0] }, order.map { keys[$0] })
+            asyncCount = modules.count { $0.isAsync }
             return changed
         }
 
-        /// The first index whose entry does not come before `place` in the order (level,
-        /// then priority, higher first, then sequence): a binary search that reads the
-        /// three fields in place.
-        private func lowerBound(of place: Place) -> Int {
-            let (level, priority, sequence) = (place.level, place.priority, place.sequence)
-            return entries.withUnsafeBufferPointer { buffer in
+        /// The first index whose key does not come before `place` in the order.
+        private func lowerBound(of place: OrderKey) -> Int {
+            keys.withUnsafeBufferPointer { buffer in
                 var low = 0
                 var high = buffer.count
                 while low < high {
                     let middle = (low + high) / 2
-                    let (otherLevel, otherPriority) = (buffer[middle].level, buffer[middle].priority)
-                    let before =
-                        otherLevel != level ? otherLevel < level
-                        : otherPriority != priority ? otherPriority > priority
-                        : buffer[middle].sequence < sequence
-                    if before { low = middle + 1 } else { high = middle }
+                    if buffer[middle].precedes(place) { low = middle + 1 } else { high = middle }
                 }
                 return low
             }
         }
 
-        /// Where `entry` is in the order, if it is still registered: a binary search by its
-        /// place now (a reload may have moved it since `entry` was taken).
-        func position(of entry: ModuleEntry) -> Int? {
-            guard let place = places[entry.name], place.sequence == entry.sequence else { return nil }
-            let index = lowerBound(of: place)
-            return index < entries.count && entries[index].sequence == place.sequence ? index : nil
-        }
-
         /// The smallest budget of any module, the default included, in nanoseconds.
         var minimumBudget: UInt64 {
-            entries.withUnsafeBufferPointer { buffer in
-                buffer.indices.reduce(defaultBudget.nanosecondsClamped) { smallest, index in
-                    buffer[index].descriptor.budget.map { min(smallest, $0.nanosecondsClamped) } ?? smallest
-                }
-            }
-        }
-
-        /// Sets the lifecycle of `entry`, if it is still registered: found beside the last
-        /// one set (fan-outs go through the order forwards or backwards), else by its place
-        /// in the order, in O(log n).
-        mutating func setLifecycle(_ lifecycle: ModuleEntry.Lifecycle, of entry: ModuleEntry) {
-            guard let index = position(of: entry, near: lastSet) ?? position(of: entry) else { return }
-            lastSet = index
-            entries[index].lifecycle = lifecycle
-        }
-
-        /// The index of `entry` if it is at `index`, just after or just before it.
-        private func position(of entry: ModuleEntry, near index: Int) -> Int? {
-            entries.withUnsafeBufferPointer { buffer in
-                for candidate in index - 1...index + 1 where buffer.indices.contains(candidate) {
-                    if buffer[candidate].sequence == entry.sequence { return candidate }
-                }
-                return nil
+            modules.reduce(defaultBudget.nanosecondsClamped) { smallest, module in
+                module.budget.map { min(smallest, $0.nanosecondsClamped) } ?? smallest
             }
         }
     }

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// ```swift
 /// let hive = try Hive(HiveConfiguration(environment: .production), modules: [
-///     ModuleRegistration(name: "store", level: .basic, priority: 100, module: Store()),
-///     ModuleRegistration(name: "api", isAsync: true, module: API()),
+///     (Store(), ModuleDescriptor(name: "store", level: .basic, priority: 100)),
+///     (API(), ModuleDescriptor(name: "api", isAsync: true)),
 /// ])
 /// try await hive.start()              // setup, then init, in order
 /// try await hive.send(.ready)
@@ -18,7 +18,7 @@ import Synchronization
 /// Events, registrations and reloads queue behind each other in arrival order
 /// (``HivePhase`` says which events each phase accepts). All methods are safe to call
 /// from any task, including from inside a module's hook for lookups. Since events never
-/// interleave, a hook that calls ``send(_:)``, ``register(_:)``, ``unregister(named:)``,
+/// interleave, a hook that calls ``send(_:)``, ``register(_:as:)``, ``unregister(named:)``,
 /// ``reload(to:catalog:)``, ``start()`` or ``stop()`` on its own hive, from its own task
 /// or a child task of it, gets `.refusedEvent` (it would wait for itself); it may start a
 /// `Task` that does, which runs after the current event. A caller cancelled while it waits
@@ -29,7 +29,7 @@ public final class Hive: Sendable {
     let configuration: HiveConfiguration
     var logger: Logger { configuration.logger }
     let gate = EventGate()
-    /// The turn holding ``gate`` (see `Hive+Reentry.swift`); 0 between turns.
+    /// The turn holding ``gate`` (see `Hive+Turns.swift`); 0 between turns.
     let turnInProgress = Atomic<UInt64>(0)
     /// The hook kind being called: the `event` of a module's log line, whatever task logs it.
     let currentEvent = CurrentEvent()
@@ -39,7 +39,7 @@ public final class Hive: Sendable {
     /// now can stall.
     let minimumBudget = Atomic<UInt64>(0)
     let state: Mutex<State>
-    /// Services, routes and actions modules offer each other (see `Hive+Calls.swift`).
+    /// Services, routes and actions modules offer each other (see `Calls/Hive+Calls.swift`).
     let serviceStore = ServiceStore()
     let routeStore = RouteStore()
     let actionStore = ActionStore()
@@ -59,16 +59,17 @@ public final class Hive: Sendable {
         minimumBudget.store(configuration.defaultBudget.nanosecondsClamped, ordering: .relaxed)
     }
 
-    /// A hive holding `modules`, not yet started.
+    /// A hive holding `modules`, each as its descriptor declares it (a disabled one is
+    /// left out), not yet started.
     ///
     /// - Throws: ``HiveError`` (`.duplicateModule`) when two modules share a name.
     public convenience init(
         _ configuration: HiveConfiguration = HiveConfiguration(),
-        modules: [ModuleRegistration]
+        modules: [(module: any Module, descriptor: ModuleDescriptor)]
     ) throws(HiveError) {
         self.init(configuration)
         state.withLock { $0.reserveCapacity(modules.count) }
-        for module in modules { try add(module, type: nil) }
+        for (module, descriptor) in modules where descriptor.isEnabled { try add(module, as: descriptor) }
     }
 
     /// The current lifecycle phase.
@@ -79,45 +80,45 @@ public final class Hive: Sendable {
     public var pendingCalls: Int { gate.waiting }
 
     /// Registered module names in start order.
-    public var moduleNames: [String] { state.withLock { $0.entries.map(\.name) } }
+    public var moduleNames: [String] { state.withLock { $0.modules.map(\.name) } }
 
     /// The module registered under `name`, if any.
     public func module(named name: String) -> (any Module)? {
-        state.withLock { $0.entry(named: name)?.module }
+        state.withLock { $0.module(named: name)?.instance }
     }
 
     /// The descriptor (order, budget, current settings) of the module named `name`.
     public func descriptor(named name: String) -> ModuleDescriptor? {
-        state.withLock { $0.entry(named: name)?.descriptor }
+        state.withLock { $0.module(named: name)?.descriptor }
     }
 
     /// The modules that currently receive events, in start order.
     public var activeModuleNames: [String] {
-        state.withLock { $0.entries.filter { $0.lifecycle == .active }.map(\.name) }
+        state.withLock { $0.modules.filter { $0.lifecycle == .active }.map(\.name) }
     }
 
-    /// Adds an entry to the order without running anything.
+    /// Adds `module` to the order, as `descriptor` declares it, without running anything.
     @discardableResult
-    func add(_ registration: ModuleRegistration, type: String?) throws(HiveError) -> ModuleEntry {
-        let entry = try state.withLock { state throws(HiveError) in
-            let name = registration.descriptor.name
+    func add(_ module: any Module, as descriptor: ModuleDescriptor) throws(HiveError) -> HostedModule {
+        let hosted = try state.withLock { state throws(HiveError) in
+            let name = descriptor.name
             guard !name.isEmpty else {
                 throw HiveError(.invalidConfiguration, "a module needs a non-empty name")
             }
             guard !state.contains(name) else {
                 throw HiveError(.duplicateModule, module: name, "a module named \(quoted: name) is already registered")
             }
-            let entry = ModuleEntry(
-                registration, type: type, sequence: state.nextSequence, baseLogger: configuration.logger,
+            let hosted = HostedModule(
+                module, as: descriptor, sequence: state.nextSequence, baseLogger: configuration.logger,
                 currentEvent: currentEvent)
             state.nextSequence += 1
-            state.insert(entry)
-            return entry
+            state.insert(hosted, as: descriptor)
+            return hosted
         }
-        if let budget = entry.descriptor.budget?.nanosecondsClamped, budget < minimumBudget.load(ordering: .relaxed) {
+        if let budget = descriptor.budget?.nanosecondsClamped, budget < minimumBudget.load(ordering: .relaxed) {
             setMinimumBudget(budget)
         }
-        return entry
+        return hosted
     }
 
     /// The time budget of a hook call for modules that name none; a reload may change it.
@@ -142,7 +143,7 @@ public final class Hive: Sendable {
         }
     }
 
-    func budget(of entry: ModuleEntry) -> Duration {
-        entry.descriptor.budget ?? defaultBudget
+    func budget(of module: HostedModule) -> Duration {
+        module.budget ?? defaultBudget
     }
 }

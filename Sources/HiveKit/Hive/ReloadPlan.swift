@@ -3,62 +3,57 @@
 struct ReloadPlan {
     /// A module that stays, and the descriptor it will take.
     struct Kept {
-        var entry: ModuleEntry
+        var module: HostedModule
         var descriptor: ModuleDescriptor
 
         /// Whether its settings change: it is asked to validate them.
-        var settingsChange: Bool { entry.descriptor.settings != descriptor.settings }
-    }
-
-    /// A module to add, built, with its catalog type and declaration.
-    struct Added {
-        var registration: ModuleRegistration
-        var type: String
-        var location: SourceLocation?
+        var settingsChange: Bool { module.settings != descriptor.settings }
     }
 
     var kept: [Kept] = []
     /// Configured modules the new list no longer holds, or holds disabled.
-    var removed: [ModuleEntry] = []
+    var removed: [HostedModule] = []
     /// Configured modules whose type changes: removed before their replacements (in
     /// ``added``) are set up.
-    var replaced: [ModuleEntry] = []
-    /// New modules, replacements included, in the order they will take.
-    var added: [Added] = []
+    var replaced: [HostedModule] = []
+    /// New modules, replacements included, built, in the order they will take.
+    var added: [(module: any Module, descriptor: ModuleDescriptor)] = []
 
-    /// Plans the move from `current` to `specs`, building every new module through `catalog`.
+    /// Plans the move from `current` to `descriptors`, building every new module through
+    /// `catalog`.
     ///
     /// - Throws: ``HiveError`` for a name declared twice or taken by a module registered in
-    ///   code (which a reload never replaces), an unknown type, or a factory that throws.
-    init(_ specs: [ModuleSpec], current: [ModuleEntry], catalog: ModuleCatalog) throws(HiveError) {
-        var byName: [String: ModuleEntry] = [:]
-        for entry in current { byName[entry.name] = entry }
+    ///   code (which a reload never replaces), a missing or unknown type, or a factory that
+    ///   throws.
+    init(_ descriptors: [ModuleDescriptor], current: [HostedModule], catalog: ModuleCatalog) throws(HiveError) {
+        var byName: [String: (module: HostedModule, type: String?)] = [:]
+        for module in current { byName[module.name] = (module, module.type) }
         var seen = Set<String>()
-        for spec in specs {
-            guard seen.insert(spec.name).inserted else {
+        for descriptor in descriptors {
+            guard seen.insert(descriptor.name).inserted else {
                 throw HiveError(
-                    .duplicateModule, module: spec.name, location: spec.location,
-                    "duplicate module name \(quoted: spec.name)")
+                    .duplicateModule, module: descriptor.name, location: descriptor.location,
+                    "duplicate module name \(quoted: descriptor.name)")
             }
-            if let entry = byName[spec.name], entry.type == nil {
+            if let running = byName[descriptor.name], running.type == nil {
                 throw HiveError(
-                    .duplicateModule, module: spec.name, location: spec.location,
-                    "a module named \(quoted: spec.name) is already registered in code")
+                    .duplicateModule, module: descriptor.name, location: descriptor.location,
+                    "a module named \(quoted: descriptor.name) is already registered in code")
             }
         }
         var wanted = Set<String>()
-        for spec in specs where spec.isEnabled {
-            wanted.insert(spec.name)
-            if let entry = byName[spec.name], entry.type == spec.type {
-                kept.append(Kept(entry: entry, descriptor: catalog.descriptor(for: spec)))
+        for descriptor in descriptors where descriptor.isEnabled {
+            wanted.insert(descriptor.name)
+            if let running = byName[descriptor.name], running.type == descriptor.type {
+                kept.append(Kept(module: running.module, descriptor: catalog.declared(descriptor)))
                 continue
             }
-            if let entry = byName[spec.name] { replaced.append(entry) }
-            added.append(Added(registration: try catalog.instantiate(spec), type: spec.type, location: spec.location))
+            if let running = byName[descriptor.name] { replaced.append(running.module) }
+            added.append((try catalog.instantiate(descriptor), catalog.declared(descriptor)))
         }
-        removed = current.filter { $0.type != nil && !wanted.contains($0.name) }
+        removed = current.filter { byName[$0.name]?.type != nil && !wanted.contains($0.name) }
         added.sort { lhs, rhs in
-            let (l, r) = (lhs.registration.descriptor, rhs.registration.descriptor)
+            let (l, r) = (lhs.descriptor, rhs.descriptor)
             return l.level != r.level ? l.level < r.level : l.priority > r.priority
         }
     }

@@ -2,11 +2,12 @@ extension Hive {
     /// Every registered module in start order, with its lifecycle state.
     public var moduleStatuses: [ModuleStatus] {
         state.withLock { state in
-            state.entries.map { entry in
-                ModuleStatus(
-                    name: entry.name, type: entry.type, level: entry.level,
-                    priority: entry.priority, isAsync: entry.isAsync,
-                    state: entry.lifecycle.state)
+            state.modules.map { module in
+                let descriptor = module.descriptor
+                return ModuleStatus(
+                    name: module.name, type: descriptor.type, level: descriptor.level,
+                    priority: descriptor.priority, isAsync: descriptor.isAsync,
+                    state: module.lifecycle.state)
             }
         }
     }

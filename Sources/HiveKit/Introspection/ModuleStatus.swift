@@ -1,5 +1,5 @@
-/// A registered module as an operator sees it: its place in the order and where it is
-/// in its own lifecycle (``Hive/moduleStatuses``).
+/// What a module shows observers: its place in the order and where it is in its own
+/// lifecycle (``Hive/moduleStatuses``). What it declared is its ``ModuleDescriptor``.
 public struct ModuleStatus: Sendable, Hashable {
     /// Where a module is in its own lifecycle.
     public enum State: String, Sendable, Hashable, CustomStringConvertible {
@@ -31,7 +31,7 @@ public struct ModuleStatus: Sendable, Hashable {
     public let state: State
 }
 
-extension ModuleEntry.Lifecycle {
+extension HostedModule.Lifecycle {
     var state: ModuleStatus.State {
         switch self {
         case .registered: .registered

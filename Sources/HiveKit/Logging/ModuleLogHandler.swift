@@ -4,46 +4,26 @@ import Logging
 /// and, on each line, the event the hive is delivering when the line is logged (`event`
 /// metadata), not the one during which the logger was handed out. A line logged between
 /// events carries no `event`; one that names its own `event` keeps it.
-struct ModuleLogHandler: LogHandler {
-    private var base: any LogHandler
+struct ModuleLogHandler: ForwardingLogHandler {
+    var wrapped: any LogHandler
     private let currentEvent: CurrentEvent
 
     /// Wraps `base` for the module `name` of the hive whose event is `currentEvent`.
     init(_ base: any LogHandler, module name: String, currentEvent: CurrentEvent) {
-        self.base = base
-        self.base[metadataKey: "module"] = .string(name)
+        wrapped = base
+        wrapped[metadataKey: "module"] = .string(name)
         self.currentEvent = currentEvent
     }
 
-    var metadata: Logger.Metadata {
-        get { base.metadata }
-        set { base.metadata = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { base.metadataProvider }
-        set { base.metadataProvider = newValue }
-    }
-
-    var logLevel: Logger.Level {
-        get { base.logLevel }
-        set { base.logLevel = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { base[metadataKey: key] }
-        set { base[metadataKey: key] = newValue }
-    }
-
     func log(event: LogEvent) {
-        guard event.metadata?["event"] == nil, base[metadataKey: "event"] == nil, let kind = currentEvent.kind else {
-            base.log(event: event)
+        guard event.metadata?["event"] == nil, wrapped[metadataKey: "event"] == nil, let kind = currentEvent.kind else {
+            wrapped.log(event: event)
             return
         }
         var event = event
         var metadata = event.metadata ?? [:]
         metadata["event"] = .string(kind.name)
         event.metadata = metadata
-        base.log(event: event)
+        wrapped.log(event: event)
     }
 }

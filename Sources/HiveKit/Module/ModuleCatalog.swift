@@ -6,7 +6,7 @@
 /// catalog.register("cache") { descriptor in try CacheModule(settings: descriptor.settings) }
 /// catalog.register(ShopModule.self)                 // a ConfigurableModule, as "ShopModule"
 /// try catalog.registerAnnotations()                 // every type declared with an annotation
-/// let registrations = try catalog.registrations(for: specs)
+/// let hive = try Hive(modules: try catalog.instantiate(descriptors))
 /// ```
 public struct ModuleCatalog: Sendable {
     /// Builds a module from its descriptor; may throw when the settings are unusable.
@@ -54,58 +54,62 @@ public struct ModuleCatalog: Sendable {
     /// Whether `type` can be built.
     public func contains(_ type: String) -> Bool { entries[type] != nil }
 
-    /// Builds the module `spec` declares.
+    /// Builds the module `descriptor` declares, through the factory of its ``ModuleDescriptor/type``.
     ///
-    /// - Throws: ``HiveError`` naming the module when its type is unknown or its
-    ///   factory throws.
-    public func instantiate(_ spec: ModuleSpec) throws(HiveError) -> ModuleRegistration {
-        guard let factory = entries[spec.type]?.factory else {
+    /// - Throws: ``HiveError`` naming the module when it names no type or an unknown one,
+    ///   or when its factory throws.
+    public func instantiate(_ descriptor: ModuleDescriptor) throws(HiveError) -> any Module {
+        guard let type = descriptor.type, let factory = entries[type]?.factory else {
+            let what = descriptor.type.map { "unknown module type '\($0.abbreviated())'" } ?? "no module type"
             throw HiveError(
-                .unknownModuleType, module: spec.name, location: spec.location,
-                "unknown module type '\(spec.type.abbreviated())' (known: \(typeNames.joined(separator: ", ")))")
+                .unknownModuleType, module: descriptor.name, location: descriptor.location,
+                "\(what) (known: \(typeNames.joined(separator: ", ")))")
         }
-        let descriptor = self.descriptor(for: spec)
+        let declared = self.declared(descriptor)
         do {
-            return ModuleRegistration(descriptor, module: try factory(descriptor))
+            return try factory(declared)
         } catch let error as HiveError {
             guard error.location == nil else { throw error }
             throw HiveError(
-                error.code, module: error.module ?? spec.name, event: error.event, location: spec.location,
+                error.code, module: error.module ?? descriptor.name, event: error.event, location: descriptor.location,
                 error.message, underlying: error.underlying)
         } catch {
             throw HiveError(
-                .invalidSettings, module: spec.name, location: spec.location,
-                "cannot create module of type \(quoted: spec.type): \(error)", underlying: error)
+                .invalidSettings, module: descriptor.name, location: descriptor.location,
+                "cannot create module of type \(quoted: type): \(error)", underlying: error)
         }
     }
 
-    /// The descriptor a module `spec` declares takes: its settings owned by it, and what
-    /// its type's annotation exports added to what its entry exports.
-    func descriptor(for spec: ModuleSpec) -> ModuleDescriptor {
-        var descriptor = spec.descriptor
-        descriptor.settings.owner = spec.name
-        if let entry = entries[spec.type] {
-            descriptor.exportedRoutes.formUnion(entry.exportedRoutes)
-            descriptor.exportedActions.formUnion(entry.exportedActions)
+    /// What `descriptor` declares once its type is known: its settings owned by it, and
+    /// what its type's annotation exports added to what its entry exports.
+    func declared(_ descriptor: ModuleDescriptor) -> ModuleDescriptor {
+        var declared = descriptor
+        declared.settings.owner = descriptor.name
+        if let type = descriptor.type, let entry = entries[type] {
+            declared.exportedRoutes.formUnion(entry.exportedRoutes)
+            declared.exportedActions.formUnion(entry.exportedActions)
         }
-        return descriptor
+        return declared
     }
 
-    /// Builds every enabled module in `specs`, in order.
+    /// Builds every enabled module in `descriptors`, in order, each with its descriptor:
+    /// what ``Hive/init(_:modules:)`` takes.
     ///
-    /// - Throws: ``HiveError`` for the first duplicate name, unknown type or failing
-    ///   factory; nothing is built half-way.
-    public func registrations(for specs: [ModuleSpec]) throws(HiveError) -> [ModuleRegistration] {
+    /// - Throws: ``HiveError`` for the first duplicate name, missing or unknown type or
+    ///   failing factory; nothing is built half-way.
+    public func instantiate(
+        _ descriptors: [ModuleDescriptor]
+    ) throws(HiveError) -> [(module: any Module, descriptor: ModuleDescriptor)] {
         var seen = Set<String>()
-        var result: [ModuleRegistration] = []
-        for spec in specs {
-            guard seen.insert(spec.name).inserted else {
+        var result: [(module: any Module, descriptor: ModuleDescriptor)] = []
+        for descriptor in descriptors {
+            guard seen.insert(descriptor.name).inserted else {
                 throw HiveError(
-                    .duplicateModule, module: spec.name, location: spec.location,
-                    "duplicate module name \(quoted: spec.name)")
+                    .duplicateModule, module: descriptor.name, location: descriptor.location,
+                    "duplicate module name \(quoted: descriptor.name)")
             }
-            guard spec.isEnabled else { continue }
-            result.append(try instantiate(spec))
+            guard descriptor.isEnabled else { continue }
+            result.append((try instantiate(descriptor), declared(descriptor)))
         }
         return result
     }

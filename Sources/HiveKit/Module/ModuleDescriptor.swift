@@ -1,12 +1,28 @@
-/// How a module takes part in the hive: its name, place in the order, concurrency,
-/// time budget, settings, and which of its routes and actions calls from outside the
-/// process may reach.
+/// What a module declares: its name, the catalog type that builds it, its place in the
+/// order, concurrency, time budget and settings, which of its routes and actions calls
+/// from outside the process may reach, whether it is enabled and where it was declared
+/// (BeeHive's `moduleClasses` plist entry, or a registration in code).
+///
+/// A module has three records, one for each reader:
+/// - **what it declares**: a `ModuleDescriptor`, written in code or read from a
+///   configuration file, and handed to the module's factory;
+/// - **what the hive holds while it runs**: the instance, its descriptor (a reload may
+///   replace it), where it is in its lifecycle, the hook it is running and its
+///   statistics (internal to HiveKit);
+/// - **what it shows observers**: a ``ModuleStatus`` (``Hive/moduleStatuses``).
 ///
 /// The order is level (basic first), then priority (higher first), then registration
 /// order. Teardown runs in exactly the reverse of that order.
+///
+/// ```swift
+/// try await hive.register(Store(), as: ModuleDescriptor(name: "store", level: .basic, priority: 100))
+/// ```
 public struct ModuleDescriptor: Sendable, Hashable {
     /// Unique within a hive; used in logs, lookups and errors.
     public var name: String
+    /// The catalog type that builds the module (``ModuleCatalog``); `nil` for a module
+    /// registered in code, which a configuration reload never removes or replaces.
+    public var type: String?
     /// Basic modules come before normal ones.
     public var level: ModuleLevel
     /// Higher runs first within a level.
@@ -29,19 +45,28 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// registered with `exported: true`. Set by the
     /// configuration's `export: {actions: […]}` or a module annotation's `exportedActions`.
     public var exportedActions: Set<String>
+    /// A disabled module is built (to check its settings) but never registered: a hive
+    /// ignores it.
+    public var isEnabled: Bool
+    /// Where the module was declared (`file:line`), for error messages; `nil` in code.
+    public var location: SourceLocation?
 
     /// A descriptor; only the name is required.
     public init(
         name: String,
+        type: String? = nil,
         level: ModuleLevel = .normal,
         priority: Int = 0,
         isAsync: Bool = false,
         budget: Duration? = nil,
         settings: Settings = Settings(),
         exportedRoutes: Set<String> = [],
-        exportedActions: Set<String> = []
+        exportedActions: Set<String> = [],
+        isEnabled: Bool = true,
+        location: SourceLocation? = nil
     ) {
         self.name = name
+        self.type = type
         self.level = level
         self.priority = priority
         self.isAsync = isAsync
@@ -49,5 +74,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
         self.settings = settings
         self.exportedRoutes = exportedRoutes
         self.exportedActions = exportedActions
+        self.isEnabled = isEnabled
+        self.location = location
     }
 }

@@ -47,17 +47,18 @@ public struct HiveProfile: Sendable {
 extension Hive {
     /// The profiler's current figures.
     public var profile: HiveProfile {
-        let (entries, startup) = state.withLock { ($0.entries, $0.startup) }
-        let modules = entries.map { entry in
-            let stats = entry.runtime.stats.withLock { $0 }
+        let (hosted, startup) = state.withLock { ($0.modules, $0.startup) }
+        let modules = hosted.map { module in
+            let stats = module.stats.withLock { $0 }
             var events: [EventKind: HandlerStats] = [:]
             // A first call still running but already stalled counts too.
             for kind in EventKind.allCases where stats[Int(kind.rawValue)].calls > 0 || stats[Int(kind.rawValue)].stalls > 0 {
                 events[kind] = stats[Int(kind.rawValue)]
             }
+            let descriptor = module.descriptor
             return HiveProfile.Module(
-                name: entry.name, level: entry.level, priority: entry.priority,
-                isAsync: entry.isAsync, events: events, calls: callStats(ownedBy: entry.name))
+                name: module.name, level: descriptor.level, priority: descriptor.priority,
+                isAsync: descriptor.isAsync, events: events, calls: callStats(ownedBy: module.name))
         }
         return HiveProfile(modules: modules, startup: startup)
     }

@@ -38,7 +38,7 @@ final class SocketTable: Sendable {
     init(passed: [PassedDescriptor], store: (any DescriptorStore)?, logger: Logger) {
         self.store = store
         self.logger = logger
-        var state = State(passed: passed.map { Passed(descriptor: $0, stored: StoreName.parse($0.name)) })
+        var state = State(passed: passed.map { Passed(descriptor: $0, stored: Self.owner(ofStoreName: $0.name)) })
         for entry in state.passed {
             guard let stored = entry.stored else { continue }
             state.stored[entry.descriptor.name, default: (stored.module, 0)].count += 1
@@ -177,11 +177,11 @@ final class SocketTable: Sendable {
 
     /// Puts a duplicate of `descriptor` in the store under `module`'s `name`.
     func store(_ descriptor: Int32, as name: String, for module: String) async throws(HiveError) {
-        guard let storeName = StoreName.make(module: module, name: name) else {
+        guard let storeName = Self.storeName(module: module, name: name) else {
             throw HiveError(
                 .invalidParameter, module: module,
                 "cannot store '\(name)': a name must not be empty, and module and name must fit in "
-                    + "\(StoreName.maximumLength) bytes once escaped")
+                    + "\(Self.maximumStoreNameLength) bytes once escaped")
         }
         let capacity = try await self.capacity(for: module, doing: "cannot store '\(name)'")
         guard let store else { return }
@@ -208,7 +208,7 @@ final class SocketTable: Sendable {
 
     /// Removes every descriptor `module` stored under `name`; nothing if there is none.
     func removeStored(_ name: String, for module: String) {
-        guard let storeName = StoreName.make(module: module, name: name) else { return }
+        guard let storeName = Self.storeName(module: module, name: name) else { return }
         let removed = state.withLock { $0.stored.removeValue(forKey: storeName) != nil }
         if removed { store?.remove(name: storeName) }
     }
@@ -217,7 +217,7 @@ final class SocketTable: Sendable {
     func storedNames(of module: String) -> [String] {
         state.withLock { state in
             state.stored.compactMap { key, value in
-                value.module == module ? StoreName.parse(key)?.name : nil
+                value.module == module ? Self.owner(ofStoreName: key)?.name : nil
             }.sorted()
         }
     }

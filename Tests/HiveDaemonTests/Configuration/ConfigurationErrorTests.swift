@@ -140,10 +140,10 @@ import Testing
         }
         let text = "modules:\n  - name: a\n    type: strict\n    settings:\n      name: x\n      limits: {max: many}\n"
         let specs = try parseConfiguration(text, catalog: catalog).modules
-        let error = #expect(throws: HiveError.self) { try catalog.registrations(for: specs) }
+        let error = #expect(throws: HiveError.self) { try catalog.instantiate(specs) }
         #expect(error?.description == "test.yaml:6: module 'a': setting 'limits.max' must be an integer, not string 'many'")
         let unknown = try parseConfiguration("modules:\n  - name: a\n    type: strict\n    settings:\n      name: x\n\n      nmae: y\n", catalog: catalog).modules
-        let misspelt = #expect(throws: HiveError.self) { try catalog.registrations(for: unknown) }
+        let misspelt = #expect(throws: HiveError.self) { try catalog.instantiate(unknown) }
         #expect(misspelt?.location?.line == 7)
         #expect(misspelt?.message == "unknown setting 'nmae'; expected limits, name")
     }

@@ -97,9 +97,9 @@ import Testing
         let configuration = try DaemonConfiguration.load(path: path, catalog: catalog)
         #expect(!configuration.modules.isEmpty)
         for module in configuration.modules where module.type == "probe" {
-            #expect(try module.descriptor.settings.string("path") != nil)
-            _ = try module.descriptor.settings.strings("fail_on")
-            if let stalls = try module.descriptor.settings.settings("stall_on") {
+            #expect(try module.settings.string("path") != nil)
+            _ = try module.settings.strings("fail_on")
+            if let stalls = try module.settings.settings("stall_on") {
                 for key in stalls.values.keys { #expect(try stalls.duration(key) != nil) }
             }
         }

@@ -34,19 +34,19 @@ import Testing
         let store = configuration.modules[0]
         #expect(store.name == "store")
         #expect(store.type == "probe")
-        #expect(store.descriptor.level == .basic)
-        #expect(store.descriptor.priority == 100)
-        #expect(store.descriptor.isAsync == false)
+        #expect(store.level == .basic)
+        #expect(store.priority == 100)
+        #expect(store.isAsync == false)
         #expect(store.isEnabled)
-        #expect(store.descriptor.budget == .seconds(10))
+        #expect(store.budget == .seconds(10))
         #expect(store.location == SourceLocation(path: "test.yaml", line: 6))
-        #expect(store.descriptor.settings.owner == "store")
-        #expect(store.descriptor.settings.values == [
+        #expect(store.settings.owner == "store")
+        #expect(store.settings.values == [
             "path": .string("/var/lib/hived/store.events"),
             "fail_on": .list([.string("init")]),
             "stall_on": .map(["teardown": .string("30s")]),
         ])
-        #expect(try store.descriptor.settings.settings("stall_on")?.duration("teardown") == .seconds(30))
+        #expect(try store.settings.settings("stall_on")?.duration("teardown") == .seconds(30))
     }
 
     @Test(arguments: ["", "{}", "# only a comment\n", "~\n", "---\n"])
@@ -65,13 +65,13 @@ import Testing
         #expect(configuration.budgets.stop == .seconds(30))
         #expect(configuration.signals.isEmpty)
         let module = try #require(configuration.modules.first)
-        #expect(module.descriptor.level == .normal)
-        #expect(module.descriptor.priority == 0)
-        #expect(module.descriptor.isAsync == false)
+        #expect(module.level == .normal)
+        #expect(module.priority == 0)
+        #expect(module.isAsync == false)
         #expect(module.isEnabled)
-        #expect(module.descriptor.budget == nil)
-        #expect(module.descriptor.settings.isEmpty)
-        #expect(module.descriptor.settings.owner == "a")
+        #expect(module.budget == nil)
+        #expect(module.settings.isEmpty)
+        #expect(module.settings.owner == "a")
     }
 
     @Test func nullSectionsAndKeysTakeTheirDefaults() throws {
@@ -116,7 +116,7 @@ import Testing
                   list: [1, two, 3.0]
                   nested: {a: {b: [x]}}
             """
-        let settings = try #require(parseConfiguration(text).modules.first?.descriptor.settings)
+        let settings = try #require(parseConfiguration(text).modules.first?.settings)
         #expect(settings["int"] == .int(42))
         #expect(settings["negative"] == .int(-7))
         #expect(settings["hex"] == .int(16))
@@ -149,9 +149,9 @@ import Testing
         #expect(configuration.modules.map(\.location?.line) == [2, 6])
         #expect(configuration.enabledModules.map(\.name) == ["b"])
         let b = try #require(configuration.module(named: "b"))
-        #expect(b.descriptor.isAsync)
-        #expect(b.descriptor.priority == -3)
-        #expect(b.descriptor.budget == .milliseconds(250))
+        #expect(b.isAsync)
+        #expect(b.priority == -3)
+        #expect(b.budget == .milliseconds(250))
     }
 
     @Test func anchorsAndAliasesAreResolved() throws {
@@ -165,11 +165,11 @@ import Testing
                 settings: *shared
             """
         let modules = try parseConfiguration(text).modules
-        #expect(modules.map(\.descriptor.settings.values) == [
+        #expect(modules.map(\.settings.values) == [
             ["retries": .int(3), "hosts": .list([.string("x"), .string("y")])],
             ["retries": .int(3), "hosts": .list([.string("x"), .string("y")])],
         ])
-        #expect(modules.map(\.descriptor.settings.owner) == ["a", "b"])
+        #expect(modules.map(\.settings.owner) == ["a", "b"])
     }
 
     @Test func explicitCoreTagsGiveTheirType() throws {
@@ -181,8 +181,8 @@ import Testing
                 settings: {code: !!str 0755, flag: !!bool yes, id: ! 12, nothing: !!null ""}
             """
         let module = try #require(try parseConfiguration(text).modules.first)
-        #expect(module.descriptor.priority == 7)
-        #expect(module.descriptor.settings.values == [
+        #expect(module.priority == 7)
+        #expect(module.settings.values == [
             "code": .string("0755"), "flag": .bool(true), "id": .string("12"), "nothing": .null,
         ])
     }
@@ -192,7 +192,7 @@ import Testing
         let configuration = try parseConfiguration(text)
         #expect(configuration.budgets.event == .milliseconds(250))
         #expect(configuration.budgets.stop == .seconds(120))
-        #expect(configuration.modules.first?.descriptor.budget == .seconds(3600))
+        #expect(configuration.modules.first?.budget == .seconds(3600))
     }
 
     @Test func theHiveConfigurationTakesEnvironmentAndEventBudget() throws {

@@ -16,7 +16,7 @@ import Testing
               - {name: quiet, type: demo}
               - {name: empty, type: demo, export: {}}
             """, catalog: testCatalog())
-        let descriptors = configuration.modules.map(\.descriptor)
+        let descriptors = configuration.modules
         #expect(descriptors[0].exportedRoutes == ["hive://heartbeat/status", "/beats(/:format)"])
         #expect(descriptors[0].exportedActions == ["beats"])
         #expect(descriptors[1].exportedRoutes.isEmpty && descriptors[1].exportedActions.isEmpty, "nothing unless said")

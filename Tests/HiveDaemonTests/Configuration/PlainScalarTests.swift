@@ -34,7 +34,7 @@ import Testing
     @Test func quotedScalarsAreStrings() throws {
         let configuration = try DaemonConfiguration.parse(
             "modules:\n  - {name: a, type: t, settings: {n: '5', m: 5, b: \"yes\"}}\n", path: "x.yaml", catalog: nil)
-        let settings = try #require(configuration.modules.first?.descriptor.settings)
+        let settings = try #require(configuration.modules.first?.settings)
         #expect(settings["n"] == .string("5"))
         #expect(settings["m"] == .int(5))
         #expect(settings["b"] == .string("yes"))

@@ -10,7 +10,7 @@ import Testing
     /// A running hive with one module: every custom event is two notices (the handler's
     /// outcome, then the event).
     static func runningHive() async throws -> Hive {
-        let hive = try Hive(modules: [ModuleRegistration(name: "a", module: Quiet())])
+        let hive = try Hive(modules: [(Quiet(), ModuleDescriptor(name: "a"))])
         try await hive.start()
         try await hive.send(.ready)
         return hive

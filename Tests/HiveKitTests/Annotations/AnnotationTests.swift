@@ -39,7 +39,7 @@ import Testing
 
         let settings = Settings(["currency": .string("CHF")])
         let hive = Hive()
-        try await hive.register(ModuleSpec(ModuleDescriptor(name: "shop", settings: settings), type: "AnnotatedShop"), catalog: catalog)
+        try await hive.register(ModuleDescriptor(name: "shop", type: "AnnotatedShop", settings: settings), catalog: catalog)
         try await hive.start()
         #expect(try await hive.mediator.perform(target: "shop", action: "currency", as: String.self) == "CHF")
         #expect(hive.mediator.definitions.map(\.exported) == [true], "the annotation exports it")
@@ -47,8 +47,8 @@ import Testing
         await hive.stop()
 
         let location = SourceLocation(path: "shop.yaml", line: 3)
-        let bad = ModuleSpec(
-            ModuleDescriptor(name: "shop", settings: Settings(["color": .string("red")])), type: "AnnotatedShop", location: location)
+        let bad = ModuleDescriptor(
+            name: "shop", type: "AnnotatedShop", settings: Settings(["color": .string("red")]), location: location)
         let error = #expect(throws: HiveError.self) { try catalog.instantiate(bad) }
         #expect(error?.module == "shop")
         #expect(error?.location == location)

@@ -26,7 +26,7 @@ struct Cache: Module {
     func startedHive() async throws -> Hive {
         let descriptor = ModuleDescriptor(
             name: "cache", exportedRoutes: ["hive://cache/size/:region"], exportedActions: ["stats"])
-        let hive = try makeHive([ModuleRegistration(descriptor, module: Cache())])
+        let hive = try makeHive([(Cache(), descriptor)])
         try await hive.start()
         return hive
     }

@@ -11,10 +11,10 @@ import Testing
         let recorder = Recorder()
         let logs = LogStore()
         let hive = try makeHive([
-            ModuleRegistration(name: "first", priority: 30, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "stuck", priority: 20, budget: .seconds(1),
-                module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
-            ModuleRegistration(name: "last", priority: 10, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "first", priority: 30)),
+            (ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))]),
+                ModuleDescriptor(name: "stuck", priority: 20, budget: .seconds(1))),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "last", priority: 10)),
         ], logs: logs)
         try await hive.start()
         try await hive.send(.ready)
@@ -36,9 +36,9 @@ import Testing
     @Test func aHandlerThatIgnoresCancellationIsStillAbandoned() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 1, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "blocked", budget: .seconds(1),
-                module: ScriptedModule(recorder, [.terminate: .hang(.seconds(5))])),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 1)),
+            (ScriptedModule(recorder, [.terminate: .hang(.seconds(5))]),
+                ModuleDescriptor(name: "blocked", budget: .seconds(1))),
         ])
         try await hive.start()
         let failures = await hive.stop()
@@ -53,7 +53,7 @@ import Testing
     @Test func theDefaultBudgetAppliesWhenAModuleNamesNone() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "stuck", module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
+            (ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))]), ModuleDescriptor(name: "stuck")),
         ], budget: .seconds(1))
         try await hive.start()
         let failures = await hive.stop()
@@ -65,10 +65,10 @@ import Testing
         let logs = LogStore()
         let release = Latch()
         let hive = try makeHive([
-            ModuleRegistration(name: "slow", budget: .milliseconds(100), module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .custom: .run { _ in _ = await release.wait(timeout: .seconds(20)) },
-            ])),
-            ModuleRegistration(name: "fine", module: ScriptedModule(Recorder())),
+            ]), ModuleDescriptor(name: "slow", budget: .milliseconds(100))),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "fine")),
         ], budget: .milliseconds(100), logs: logs)
         try await hive.start()
         #expect(hive.stalledHandlers().isEmpty)
@@ -101,10 +101,10 @@ import Testing
         let gate = Mutex(false)
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "after", priority: 1, budget: .milliseconds(500), module: ScriptedModule(recorder, [
+            (ScriptedModule(recorder, [
                 .teardown: .sleep(.seconds(60)),
-            ])),
-            ModuleRegistration(name: "wedged", budget: .milliseconds(500), module: ScriptedModule(recorder, [
+            ]), ModuleDescriptor(name: "after", priority: 1, budget: .milliseconds(500))),
+            (ScriptedModule(recorder, [
                 .terminate: .run { _ in
                     // The body ignores cancellation, so no pool thread waits on the task's
                     // status while the handler blocks.
@@ -115,7 +115,7 @@ import Testing
                         while !gate.withLock({ $0 }), ContinuousClock.now - start < .seconds(20) { usleep(1_000) }
                     }
                 },
-            ])),
+            ]), ModuleDescriptor(name: "wedged", budget: .milliseconds(500))),
         ])
         try await hive.start()
         let started = ContinuousClock.now
@@ -130,7 +130,7 @@ import Testing
     @Test func anAbandonedHookIsListedUntilItReturns() async throws {
         let release = Latch()
         let hive = try makeHive([
-            ModuleRegistration(name: "slow", budget: .milliseconds(100), module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .teardown: .run { _ in
                     // Ignores cancellation until the test opens the latch (at most 20 s).
                     await withCheckedContinuation { continuation in
@@ -141,7 +141,7 @@ import Testing
                         }
                     }
                 },
-            ])),
+            ]), ModuleDescriptor(name: "slow", budget: .milliseconds(100))),
         ])
         try await hive.start()
         await hive.stop()
@@ -165,8 +165,10 @@ import Testing
             try await Task.sleep(for: .milliseconds(600))
         }
         let hive = try makeHive([
-            ModuleRegistration(name: "a", isAsync: true, budget: .milliseconds(500), module: ScriptedModule(Recorder(), [.custom: .run(stall)])),
-            ModuleRegistration(name: "b", isAsync: true, budget: .milliseconds(500), module: ScriptedModule(Recorder(), [.custom: .run(stall)])),
+            (ScriptedModule(Recorder(), [.custom: .run(stall)]),
+                ModuleDescriptor(name: "a", isAsync: true, budget: .milliseconds(500))),
+            (ScriptedModule(Recorder(), [.custom: .run(stall)]),
+                ModuleDescriptor(name: "b", isAsync: true, budget: .milliseconds(500))),
         ], logs: logs)
         try await hive.start()
         var begins: [ContinuousClock.Instant] = []
@@ -203,10 +205,10 @@ import Testing
     /// A module joining with a budget smaller than any before it is still timed by its own.
     @Test func aSmallerBudgetThatJoinsLaterIsTimedToo() async throws {
         let logs = LogStore()
-        let hive = try makeHive([ModuleRegistration(name: "first", module: ScriptedModule(Recorder()))], logs: logs)
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "first"))], logs: logs)
         try await hive.start()
-        try await hive.register(ModuleRegistration(
-            name: "quick", budget: .milliseconds(300), module: ScriptedModule(Recorder(), [.custom: .sleep(.milliseconds(400))])))
+        try await hive.register(ScriptedModule(Recorder(), [.custom: .sleep(.milliseconds(400))]),
+            as: ModuleDescriptor(name: "quick", budget: .milliseconds(300)))
         let begin = ContinuousClock.now
         try await hive.send(.custom(name: "x"))
         let stall = try #require(logs.all.first { $0.message.hasPrefix("still running") })
@@ -220,11 +222,11 @@ import Testing
     /// the budgets the hive had when the turn began.
     @Test func aSmallerBudgetThatJoinsInTheTurnItStallsInIsTimedAtOnce() async throws {
         let logs = LogStore()
-        let hive = try makeHive([ModuleRegistration(name: "first", module: ScriptedModule(Recorder()))], logs: logs)
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "first"))], logs: logs)
         try await hive.start()
         let begin = ContinuousClock.now
-        try await hive.register(ModuleRegistration(
-            name: "quick", budget: .milliseconds(200), module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(700))])))
+        try await hive.register(ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(700))]),
+            as: ModuleDescriptor(name: "quick", budget: .milliseconds(200)))
         let stall = try #require(logs.all.first { $0.message.hasPrefix("still running") }, "the stall is logged")
         #expect(stall.metadata["module"] == "quick")
         #expect(stall.metadata["event"] == "setup")

@@ -14,10 +14,10 @@ import Testing
         return catalog
     }
 
-    static func spec(_ name: String, _ type: String, enabled: Bool = true, line: Int? = nil,
-                     settings: [String: SettingValue] = [:]) -> ModuleSpec {
-        ModuleSpec(
-            ModuleDescriptor(name: name, settings: Settings(settings, owner: name)), type: type, isEnabled: enabled,
+    static func descriptor(_ name: String, _ type: String, enabled: Bool = true, line: Int? = nil,
+                           settings: [String: SettingValue] = [:]) -> ModuleDescriptor {
+        ModuleDescriptor(
+            name: name, type: type, settings: Settings(settings, owner: name), isEnabled: enabled,
             location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
     }
 
@@ -26,16 +26,16 @@ import Testing
         #expect(catalog.typeNames == ["picky", "plain"])
         #expect(catalog.contains("plain"))
         #expect(!catalog.contains("fancy"))
-        let registrations = try catalog.registrations(for: [
-            Self.spec("one", "plain"), Self.spec("off", "plain", enabled: false),
-            Self.spec("two", "picky", settings: ["size": .int(3)]),
+        let modules = try catalog.instantiate([
+            Self.descriptor("one", "plain"), Self.descriptor("off", "plain", enabled: false),
+            Self.descriptor("two", "picky", settings: ["size": .int(3)]),
         ])
-        #expect(registrations.map(\.descriptor.name) == ["one", "two"])
+        #expect(modules.map(\.descriptor.name) == ["one", "two"])
     }
 
     @Test func unknownTypeNamesTheModuleTypeAndLocation() {
         let error = #expect(throws: HiveError.self) {
-            _ = try Self.catalog(Recorder()).registrations(for: [Self.spec("cache", "memcache", line: 12)])
+            _ = try Self.catalog(Recorder()).instantiate([Self.descriptor("cache", "memcache", line: 12)])
         }
         #expect(error?.code == .unknownModuleType)
         #expect(error?.module == "cache")
@@ -44,10 +44,19 @@ import Testing
         #expect(error?.message.contains("picky, plain") == true)
     }
 
+    @Test func aDescriptorWithNoTypeNamesTheModule() {
+        let error = #expect(throws: HiveError.self) {
+            _ = try Self.catalog(Recorder()).instantiate(ModuleDescriptor(name: "untyped"))
+        }
+        #expect(error?.code == .unknownModuleType)
+        #expect(error?.module == "untyped")
+        #expect(error?.message == "no module type (known: picky, plain)")
+    }
+
     @Test func duplicateNameNamesTheModuleEvenWhenDisabled() {
         let error = #expect(throws: HiveError.self) {
-            _ = try Self.catalog(Recorder()).registrations(for: [
-                Self.spec("a", "plain"), Self.spec("a", "plain", enabled: false, line: 7),
+            _ = try Self.catalog(Recorder()).instantiate([
+                Self.descriptor("a", "plain"), Self.descriptor("a", "plain", enabled: false, line: 7),
             ])
         }
         #expect(error?.code == .duplicateModule)
@@ -57,14 +66,14 @@ import Testing
 
     @Test func factoryErrorsNameTheModule() {
         let error = #expect(throws: HiveError.self) {
-            _ = try Self.catalog(Recorder()).registrations(for: [Self.spec("p", "picky", line: 3)])
+            _ = try Self.catalog(Recorder()).instantiate([Self.descriptor("p", "picky", line: 3)])
         }
         #expect(error?.code == .invalidSettings)
         #expect(error?.module == "p")
         #expect(error?.message.contains("size is required") == true)
         // A HiveError from the factory passes through unchanged.
         let typed = #expect(throws: HiveError.self) {
-            _ = try Self.catalog(Recorder()).registrations(for: [Self.spec("p", "picky", settings: ["size": .string("big")])])
+            _ = try Self.catalog(Recorder()).instantiate([Self.descriptor("p", "picky", settings: ["size": .string("big")])])
         }
         #expect(typed?.module == "p")
         #expect(typed?.message.contains("'size' must be an integer") == true)
@@ -72,8 +81,8 @@ import Testing
 
     @Test func aHiveBuiltFromTheCatalogRuns() async throws {
         let recorder = Recorder()
-        let registrations = try Self.catalog(recorder).registrations(for: [Self.spec("x", "plain"), Self.spec("y", "plain")])
-        let hive = try makeHive(registrations)
+        let modules = try Self.catalog(recorder).instantiate([Self.descriptor("x", "plain"), Self.descriptor("y", "plain")])
+        let hive = try makeHive(modules)
         try await hive.start()
         #expect(recorder.modules(for: "init") == ["x", "y"])
         await hive.stop()

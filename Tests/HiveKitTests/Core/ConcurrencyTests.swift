@@ -18,8 +18,8 @@ import Testing
     @Test func asyncModulesOverlapInTime() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", isAsync: true, module: Self.rendezvous(recorder, me: "a", other: "b")),
-            ModuleRegistration(name: "b", isAsync: true, module: Self.rendezvous(recorder, me: "b", other: "a")),
+            (Self.rendezvous(recorder, me: "a", other: "b"), ModuleDescriptor(name: "a", isAsync: true)),
+            (Self.rendezvous(recorder, me: "b", other: "a"), ModuleDescriptor(name: "b", isAsync: true)),
         ])
         try await hive.start()  // would throw if a and b ran one after the other
         let report = try await hive.send(.custom(name: "together"))
@@ -31,8 +31,8 @@ import Testing
     @Test func asyncModuleOverlapsTheSyncChain() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "sync", priority: 10, module: Self.rendezvous(recorder, me: "sync", other: "async")),
-            ModuleRegistration(name: "async", isAsync: true, module: Self.rendezvous(recorder, me: "async", other: "sync")),
+            (Self.rendezvous(recorder, me: "sync", other: "async"), ModuleDescriptor(name: "sync", priority: 10)),
+            (Self.rendezvous(recorder, me: "async", other: "sync"), ModuleDescriptor(name: "async", isAsync: true)),
         ])
         try await hive.start()
         let report = try await hive.send(.custom(name: "together"))
@@ -43,7 +43,7 @@ import Testing
     @Test func syncModulesNeverOverlap() async throws {
         let recorder = Recorder()
         let modules = (0..<8).map { index in
-            ModuleRegistration(name: "s\(index)", module: ScriptedModule(recorder, tracksOverlap: true))
+            (ScriptedModule(recorder, tracksOverlap: true), ModuleDescriptor(name: "s\(index)"))
         }
         let hive = try makeHive(modules)
         try await hive.start()
@@ -59,10 +59,10 @@ import Testing
         let recorder = Recorder()
         let other = Recorder()
         var modules = (0..<6).map { index in
-            ModuleRegistration(name: "s\(index)", module: ScriptedModule(recorder, tracksOverlap: true))
+            (ScriptedModule(recorder, tracksOverlap: true), ModuleDescriptor(name: "s\(index)"))
         }
-        modules.append(ModuleRegistration(
-            name: "async", isAsync: true, module: ScriptedModule(other, [.custom: .sleep(.milliseconds(30))])))
+        modules.append((ScriptedModule(other, [.custom: .sleep(.milliseconds(30))]),
+            ModuleDescriptor(name: "async", isAsync: true)))
         let hive = try makeHive(modules)
         try await hive.start()
         try await hive.send(.custom(name: "x"))
@@ -74,13 +74,13 @@ import Testing
     @Test func eventCompletesOnlyWhenEveryAsyncHandlerReturned() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "slow", isAsync: true, module: ScriptedModule(recorder, [
+            (ScriptedModule(recorder, [
                 .custom: .run { _ in
                     try await Task.sleep(for: .milliseconds(100))
                     recorder.append("slow.done")
                 },
-            ])),
-            ModuleRegistration(name: "fast", module: ScriptedModule(recorder)),
+            ]), ModuleDescriptor(name: "slow", isAsync: true)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "fast")),
         ])
         try await hive.start()
         try await hive.send(.custom(name: "x"))

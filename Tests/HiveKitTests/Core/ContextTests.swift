@@ -27,7 +27,7 @@ import Testing
             "db": .map(["host": .string("localhost")]), "nothing": .null,
         ])
         let hive = try makeHive(
-            [ModuleRegistration(name: "web", settings: settings, module: module)],
+            [(module, ModuleDescriptor(name: "web", settings: settings))],
             logs: logs, environment: .staging)
         try await hive.start()
         #expect(seen.all == [
@@ -63,10 +63,8 @@ import Testing
                 }
             },
         ])
-        let hive = try makeHive([ModuleRegistration(name: "api", settings: Settings([
-            "port": .string("eighty"), "name": .string("soon"), "mixed": .list([.string("a"), .int(1)]),
-            "db": .map(["host": .bool(true)]),
-        ]), module: module)])
+        let hive = try makeHive([(module,
+            ModuleDescriptor(name: "api", settings: Settings([ "port": .string("eighty"), "name": .string("soon"), "mixed": .list([.string("a"), .int(1)]), "db": .map(["host": .bool(true)]), ])))])
         try await hive.start()
         let all = errors.all
         #expect(all.count == 8)
@@ -78,7 +76,8 @@ import Testing
     }
 
     @Test func descriptorSettingsTakeTheModuleAsOwner() throws {
-        let hive = try makeHive([ModuleRegistration(name: "api", settings: Settings(["x": .int(1)]), module: ScriptedModule(Recorder()))])
+        let hive = try makeHive([(ScriptedModule(Recorder()),
+            ModuleDescriptor(name: "api", settings: Settings(["x": .int(1)])))])
         let descriptor = try #require(hive.descriptor(named: "api"))
         #expect(descriptor.settings.owner == "api")
         #expect(throws: HiveError.self) { _ = try descriptor.settings.string("x") }

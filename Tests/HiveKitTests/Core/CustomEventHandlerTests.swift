@@ -16,8 +16,8 @@ import Testing
             },
         ])
         let hive = try makeHive([
-            ModuleRegistration(name: "ShopModule", module: shop),
-            ModuleRegistration(name: "TradeModule", module: ScriptedModule(recorder)),
+            (shop, ModuleDescriptor(name: "ShopModule")),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "TradeModule")),
         ])
         try await hive.start()
         try await hive.send(.custom(name: "1000"))
@@ -39,7 +39,7 @@ import Testing
             },
             .ready: .run { context in context.setCustomEventHandler("rotate", nil) },
         ])
-        let hive = try makeHive([ModuleRegistration(name: "logs", module: module)])
+        let hive = try makeHive([(module, ModuleDescriptor(name: "logs"))])
         try await hive.start()
         let failed = try await hive.send(.custom(name: "rotate"))
         #expect(failed.failures.map(\.message) == ["disk full"])
@@ -52,10 +52,10 @@ import Testing
 
     @Test func aModuleJoinsARunningHiveWithoutSetupOrInit() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "HomeModule", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "HomeModule"))])
         try await hive.start()
         try await hive.send(.ready)
-        try await hive.register(ModuleRegistration(name: "TradeModule", module: ScriptedModule(recorder)), settingUp: false)
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "TradeModule"), settingUp: false)
         #expect(recorder.modules(for: "setup") == ["HomeModule"])
         #expect(recorder.modules(for: "ready") == ["HomeModule"], "no catching up either")
         #expect(hive.activeModuleNames == ["HomeModule", "TradeModule"])
@@ -67,8 +67,8 @@ import Testing
 
     @Test func registeredBeforeStartWithoutSetupItSkipsStartUp() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "HomeModule", module: ScriptedModule(recorder))])
-        try await hive.register(ModuleRegistration(name: "TradeModule", module: ScriptedModule(recorder)), settingUp: false)
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "HomeModule"))])
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "TradeModule"), settingUp: false)
         try await hive.start()
         try await hive.send(.ready)
         #expect(recorder.modules(for: "init") == ["HomeModule"])

@@ -6,10 +6,11 @@ import Testing
         let recorder = Recorder()
         let logs = LogStore()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "bad", priority: 20, module: ScriptedModule(recorder, [.reload: .fail("bad yaml")])),
-            ModuleRegistration(name: "async-bad", isAsync: true, module: ScriptedModule(recorder, [.reload: .fail("also bad")])),
-            ModuleRegistration(name: "c", priority: 10, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 30)),
+            (ScriptedModule(recorder, [.reload: .fail("bad yaml")]), ModuleDescriptor(name: "bad", priority: 20)),
+            (ScriptedModule(recorder, [.reload: .fail("also bad")]),
+                ModuleDescriptor(name: "async-bad", isAsync: true)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "c", priority: 10)),
         ], logs: logs)
         try await hive.start()
         try await hive.send(.ready)
@@ -45,7 +46,7 @@ import Testing
                 seen.append("ready name=\(context.customEventName ?? "nil") params=\(context.customParameters.count)")
             },
         ])
-        let hive = try makeHive([ModuleRegistration(name: "m", isAsync: true, module: module)])
+        let hive = try makeHive([(module, ModuleDescriptor(name: "m", isAsync: true))])
         try await hive.start()
         try await hive.send(.ready)
         try await hive.send(.custom(name: "rotate-logs", params: ["path": "/var/log/x", "keep": "7"]))
@@ -58,7 +59,7 @@ import Testing
 
     @Test func handlersSeeEveryPhaseTransitionEventOnce() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         try await hive.start()
         #expect(hive.phase == .initialized)
         try await hive.send(.ready)

@@ -7,7 +7,7 @@ import Testing
     @Test func handlerLinesCarryTheOwnerAndTheEventThatIsRunning() async throws {
         let logs = LogStore()
         let hive = try makeHive([
-            ModuleRegistration(name: "worker", module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .setup: .run { context in
                     let logger = context.logger
                     try context.router.register("hive://worker/poke") { _ in
@@ -19,14 +19,14 @@ import Testing
                         return 1
                     }
                 },
-            ])),
-            ModuleRegistration(name: "caller", module: ScriptedModule(Recorder(), [
+            ]), ModuleDescriptor(name: "worker")),
+            (ScriptedModule(Recorder(), [
                 .reload: .run { context in
                     _ = try await context.router.open("hive://worker/poke")
                     _ = try await context.mediator.perform(target: "worker", action: "count")
                     context.logger.info("done")
                 },
-            ])),
+            ]), ModuleDescriptor(name: "caller")),
         ], logs: logs)
         try await hive.start()
         try await hive.send(.ready)
@@ -42,9 +42,9 @@ import Testing
     @Test func aLineThatNamesItsEventKeepsIt() async throws {
         let logs = LogStore()
         let hive = try makeHive([
-            ModuleRegistration(name: "m", module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .`init`: .run { context in context.logger.info("explicit", metadata: ["event": "mine"]) },
-            ])),
+            ]), ModuleDescriptor(name: "m")),
         ], logs: logs)
         try await hive.start()
         #expect(logs.all.first { $0.message == "explicit" }?.metadata["event"] == "mine")

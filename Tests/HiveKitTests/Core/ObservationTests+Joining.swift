@@ -90,12 +90,12 @@ extension ObservationTests {
 
     @Test func modulesRegisteredAndUnregisteredAtRunTimeAreObservedEventByEvent() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.start()
         try await hive.send(.ready)
         let sequence = Sequence()
         hive.addObserver(sequence)
-        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late"))
         try await hive.unregister(named: "late")
         #expect(sequence.all == [
             "call late.setup succeeded", "event setup running 1/0",

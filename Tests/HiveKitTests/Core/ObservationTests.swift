@@ -21,8 +21,8 @@ import Testing
     @Test func anObserverSeesEveryHandlerOutcomeAndEachEventOnceDelivered() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "b", module: ScriptedModule(recorder, [.custom: .fail("no")])),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a")),
+            (ScriptedModule(recorder, [.custom: .fail("no")]), ModuleDescriptor(name: "b")),
         ])
         let watcher = Watcher()
         hive.addObserver(watcher)
@@ -52,7 +52,7 @@ import Testing
             if !counted { throw TestFailure("the stall monitor never counted the stall") }
         }])
         let hive = try Hive(HiveConfiguration(defaultBudget: .milliseconds(40)), modules: [
-            ModuleRegistration(name: "slow", module: stalled),
+            (stalled, ModuleDescriptor(name: "slow")),
         ])
         holder.withLock { $0 = hive }
         #expect(hive.moduleStatuses.map(\.state) == [.registered])

@@ -4,15 +4,15 @@ import Testing
 @Suite struct OrderTests {
     /// Registered deliberately out of order: level, then priority (higher first), then
     /// registration order must decide.
-    static func shuffled(_ recorder: Recorder) -> [ModuleRegistration] {
+    static func shuffled(_ recorder: Recorder) -> [(module: any Module, descriptor: ModuleDescriptor)] {
         [
-            ModuleRegistration(name: "n-low", level: .normal, priority: -5, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "n-tie-1", level: .normal, priority: 10, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "b-low", level: .basic, priority: 0, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "n-high", level: .normal, priority: 1000, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "n-tie-2", level: .normal, priority: 10, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "b-high", level: .basic, priority: 50, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "n-tie-3", level: .normal, priority: 10, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "n-low", level: .normal, priority: -5)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "n-tie-1", level: .normal, priority: 10)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "b-low", level: .basic, priority: 0)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "n-high", level: .normal, priority: 1000)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "n-tie-2", level: .normal, priority: 10)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "b-high", level: .basic, priority: 50)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "n-tie-3", level: .normal, priority: 10)),
         ]
     }
 
@@ -55,9 +55,8 @@ import Testing
     @Test func asyncModulesAreStillTornDownSequentiallyInReverse() async throws {
         let recorder = Recorder()
         let modules = (0..<6).map { index in
-            ModuleRegistration(
-                name: "m\(index)", priority: 100 - index, isAsync: index.isMultiple(of: 2),
-                module: ScriptedModule(recorder, tracksOverlap: true))
+            (ScriptedModule(recorder, tracksOverlap: true),
+                ModuleDescriptor(name: "m\(index)", priority: 100 - index, isAsync: index.isMultiple(of: 2)))
         }
         let hive = try makeHive(modules)
         try await hive.start()
@@ -70,11 +69,11 @@ import Testing
     @Test func dynamicallyRegisteredModuleTakesItsPlaceInTheOrder() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 10, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "c", priority: 0, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 10)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "c", priority: 0)),
         ])
         try await hive.start()
-        try await hive.register(ModuleRegistration(name: "b", priority: 5, module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "b", priority: 5))
         #expect(hive.moduleNames == ["a", "b", "c"])
         try await hive.send(.memoryWarning)
         #expect(recorder.modules(for: "memoryWarning") == ["a", "b", "c"])
@@ -94,10 +93,12 @@ import Testing
         let slowOnEverything = Dictionary(
             uniqueKeysWithValues: [EventKind.setup, .`init`, .custom, .terminate, .teardown].map { ($0, Behavior.run(slow)) })
         let hive = try makeHive([
-            ModuleRegistration(name: "basic", level: .basic, isAsync: basicIsAsync, module: ScriptedModule(recorder, slowOnEverything)),
-            ModuleRegistration(name: "basic-sync", level: .basic, priority: -1, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "normal-async", priority: 10, isAsync: true, module: ScriptedModule(recorder, [.teardown: .run(slow)])),
-            ModuleRegistration(name: "normal-sync", module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder, slowOnEverything),
+                ModuleDescriptor(name: "basic", level: .basic, isAsync: basicIsAsync)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "basic-sync", level: .basic, priority: -1)),
+            (ScriptedModule(recorder, [.teardown: .run(slow)]),
+                ModuleDescriptor(name: "normal-async", priority: 10, isAsync: true)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "normal-sync")),
         ])
         try await hive.start()
         try await hive.send(.ready)

@@ -17,7 +17,7 @@ import Testing
 
     @Test func eventsBeforeStartAreRefused() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         for event: HiveEvent in [.foreground, .background, .ready, .reload, .custom(name: "x"), .terminate, .teardown, .memoryWarning] {
             await expectRefused(hive, event)
         }
@@ -26,7 +26,7 @@ import Testing
 
     @Test func foregroundBeforeInitAndBackgroundTwiceAreRefused() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         await expectRefused(hive, .foreground)
         try await hive.start()
         await expectRefused(hive, .foreground)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func setupInitAndUnmountCannotBeSent() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(Recorder()))])
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "m"))])
         try await hive.start()
         for event: HiveEvent in [.setup, .`init`, .unmount] {
             await expectRefused(hive, event)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func everythingAfterTeardownIsRefused() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         try await hive.start()
         try await hive.send(.ready)
         await hive.stop()
@@ -66,7 +66,7 @@ import Testing
         }
         await #expect(throws: HiveError.self) { try await hive.start() }
         let registerError = await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+            try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late"))
         }
         #expect(registerError?.module == "late")
         await #expect(throws: HiveError.self) {
@@ -78,7 +78,7 @@ import Testing
 
     @Test func afterTerminateOnlyTeardownIsAccepted() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         try await hive.start()
         try await hive.send(.ready)
         try await hive.send(.terminate)
@@ -91,7 +91,7 @@ import Testing
 
     @Test func teardownWithoutTerminateIsAllowedFromALivePhase() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         try await hive.start()
         try await hive.send(.teardown)
         #expect(hive.phase == .stopped)

@@ -1,4 +1,5 @@
 @testable import HiveKit
+import Logging
 import Testing
 
 @Suite struct ProfileValueTests {
@@ -24,8 +25,11 @@ import Testing
         }
     }
 
-    @Test func aModuleRuntimeHasStatisticsForEveryEventKind() {
-        let count = ModuleRuntime().stats.withLock { $0.count }
+    @Test func aHostedModuleHasStatisticsForEveryEventKind() {
+        let module = HostedModule(
+            ScriptedModule(Recorder()), as: ModuleDescriptor(name: "m"), sequence: 0, baseLogger: Logger(label: "test"),
+            currentEvent: CurrentEvent())
+        let count = module.stats.withLock { $0.count }
         #expect(count == EventKind.allCases.count)
         #expect(EventKind.allCases.map { Int($0.rawValue) } == Array(0..<count))
     }

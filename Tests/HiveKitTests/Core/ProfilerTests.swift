@@ -5,9 +5,11 @@ import Testing
     @Test func countsOutcomesAndDurationsPerModuleAndEvent() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "slow", priority: 10, module: ScriptedModule(recorder, [.custom: .sleep(.milliseconds(40))])),
-            ModuleRegistration(name: "flaky", module: ScriptedModule(recorder, [.custom: .fail("nope")])),
-            ModuleRegistration(name: "stuck", priority: -10, budget: .milliseconds(100), module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
+            (ScriptedModule(recorder, [.custom: .sleep(.milliseconds(40))]),
+                ModuleDescriptor(name: "slow", priority: 10)),
+            (ScriptedModule(recorder, [.custom: .fail("nope")]), ModuleDescriptor(name: "flaky")),
+            (ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))]),
+                ModuleDescriptor(name: "stuck", priority: -10, budget: .milliseconds(100))),
         ])
         try await hive.start()
         try await hive.send(.ready)
@@ -44,9 +46,9 @@ import Testing
 
     @Test func blameListsTheLongestFirst() async throws {
         let hive = try makeHive([
-            ModuleRegistration(name: "quick", module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "slowInit", module: ScriptedModule(Recorder(), [.`init`: .sleep(.milliseconds(80))])),
-            ModuleRegistration(name: "slowSetup", module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(30))])),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "quick")),
+            (ScriptedModule(Recorder(), [.`init`: .sleep(.milliseconds(80))]), ModuleDescriptor(name: "slowInit")),
+            (ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(30))]), ModuleDescriptor(name: "slowSetup")),
         ])
         try await hive.start()
         let blame = hive.profile.blame
@@ -70,10 +72,12 @@ import Testing
 
     @Test func startupCriticalPathIsTheSyncChainOrTheLongerAsyncCall() async throws {
         let hive = try makeHive([
-            ModuleRegistration(name: "s1", priority: 2, module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(20))])),
-            ModuleRegistration(name: "s2", priority: 1, module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "a-long", isAsync: true, module: ScriptedModule(Recorder(), [.`init`: .sleep(.milliseconds(150))])),
-            ModuleRegistration(name: "a-short", isAsync: true, module: ScriptedModule(Recorder())),
+            (ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(20))]),
+                ModuleDescriptor(name: "s1", priority: 2)),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "s2", priority: 1)),
+            (ScriptedModule(Recorder(), [.`init`: .sleep(.milliseconds(150))]),
+                ModuleDescriptor(name: "a-long", isAsync: true)),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "a-short", isAsync: true)),
         ])
         #expect(hive.profile.startup.phases.isEmpty)
         try await hive.start()
@@ -97,9 +101,11 @@ import Testing
 
     @Test func anAsyncCallIsTimedWhenItReturnsNotWhenTheSyncChainEnds() async throws {
         let hive = try makeHive([
-            ModuleRegistration(name: "s1", priority: 2, module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))])),
-            ModuleRegistration(name: "s2", priority: 1, module: ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))])),
-            ModuleRegistration(name: "quick", isAsync: true, module: ScriptedModule(Recorder())),
+            (ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))]),
+                ModuleDescriptor(name: "s1", priority: 2)),
+            (ScriptedModule(Recorder(), [.setup: .sleep(.milliseconds(75))]),
+                ModuleDescriptor(name: "s2", priority: 1)),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "quick", isAsync: true)),
         ])
         try await hive.start()
         let setup = try #require(hive.profile.startup.phases.first)
@@ -112,8 +118,8 @@ import Testing
 
     @Test func aFailedStartIsVisibleInTheStartupProfile() async throws {
         let hive = try makeHive([
-            ModuleRegistration(name: "ok", priority: 1, module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "bad", module: ScriptedModule(Recorder(), [.`init`: .fail("x")])),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "ok", priority: 1)),
+            (ScriptedModule(Recorder(), [.`init`: .fail("x")]), ModuleDescriptor(name: "bad")),
         ])
         _ = try? await hive.start()
         let initPhase = try #require(hive.profile.startup.phases.last)

@@ -12,8 +12,10 @@ import Testing
             recorder.append("\(context.moduleName) end \(context.event)")
         }
         let hive = try makeHive([
-            ModuleRegistration(name: "sync", module: ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)])),
-            ModuleRegistration(name: "async", isAsync: true, module: ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)])),
+            (ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)]),
+                ModuleDescriptor(name: "sync")),
+            (ScriptedModule(Recorder(), [.custom: .run(log), .memoryWarning: .run(log)]),
+                ModuleDescriptor(name: "async", isAsync: true)),
         ])
         try await hive.start()
         try await hive.send(.ready)
@@ -49,12 +51,12 @@ import Testing
         let recorder = Recorder()
         let release = Latch()
         let hive = try makeHive([
-            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+            (ScriptedModule(recorder, [
                 .`init`: .run { _ in
                     _ = await release.wait(timeout: .seconds(20))
                     recorder.append("init done")
                 },
-            ])),
+            ]), ModuleDescriptor(name: "m")),
         ])
         let start = Task { try await hive.start() }
         #expect(await eventually { recorder.all.contains("m.init") })
@@ -62,7 +64,7 @@ import Testing
         let reload = Task { try await hive.send(.reload) }
         #expect(await eventually { hive.pendingCalls == 1 })
         let register = Task {
-            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+            try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late"))
         }
         #expect(await eventually { hive.pendingCalls == 2 })
         release.open()
@@ -77,14 +79,14 @@ import Testing
         let recorder = Recorder()
         let release = Latch()
         let hive = try makeHive([
-            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+            (ScriptedModule(recorder, [
                 .custom: .run { _ in _ = await release.wait(timeout: .seconds(20)) },
-            ])),
+            ]), ModuleDescriptor(name: "m")),
         ])
         try await hive.start()
         let event = Task { try await hive.send(.custom(name: "x")) }
         #expect(await eventually { recorder.all.contains("m.custom") })
-        let register = Task { try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder))) }
+        let register = Task { try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late")) }
         #expect(await eventually { hive.pendingCalls == 1 })
         let unregister = Task { try await hive.unregister(named: "m") }
         #expect(await eventually { hive.pendingCalls == 2 })
@@ -104,11 +106,11 @@ import Testing
         let recorder = Recorder()
         let release = Latch()
         let hive = try makeHive([
-            ModuleRegistration(name: "m", module: ScriptedModule(recorder, [
+            (ScriptedModule(recorder, [
                 .custom: .run { context in
                     if context.customEventName == "slow" { _ = await release.wait(timeout: .seconds(20)) }
                 },
-            ])),
+            ]), ModuleDescriptor(name: "m")),
         ])
         try await hive.start()
         let slow = Task { try await hive.send(.custom(name: "slow")) }
@@ -136,7 +138,7 @@ import Testing
     /// An already cancelled task gets its turn refused at once.
     @Test func aCallFromACancelledTaskIsNotDelivered() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "m", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "m"))])
         try await hive.start()
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }

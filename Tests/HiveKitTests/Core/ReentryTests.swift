@@ -15,7 +15,7 @@ import Testing
         let attempt: @Sendable () async -> Void = {
             do throws(HiveError) { try await hive.send(.memoryWarning) } catch { seen.append("send \(error.code) \(error.module ?? "-")") }
             do throws(HiveError) {
-                try await hive.register(ModuleRegistration(name: "child", module: ScriptedModule(Recorder())))
+                try await hive.register(ScriptedModule(Recorder()), as: ModuleDescriptor(name: "child"))
             } catch { seen.append("register \(error.code)") }
             do throws(HiveError) { try await hive.unregister(named: "other") } catch { seen.append("unregister \(error.code)") }
             do throws(HiveError) { _ = try await hive.reload(to: [], catalog: ModuleCatalog()) } catch {
@@ -45,10 +45,10 @@ import Testing
     func aChildTaskOfAHookIsRefusedNotDeadlocked(route: Route, isAsync: Bool) async throws {
         let seen = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "other", module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "parent", isAsync: isAsync, module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "other")),
+            (ScriptedModule(Recorder(), [
                 .custom: .run { context in await Self.callBack(context.hive, via: route, into: seen) },
-            ])),
+            ]), ModuleDescriptor(name: "parent", isAsync: isAsync)),
         ])
         try await hive.start()
         let delivery = Task { try await hive.send(.custom(name: "call-back")) }
@@ -70,8 +70,8 @@ import Testing
     @Test func aChildTaskOfATeardownHookIsRefused() async throws {
         let seen = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "other", module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "parent", module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "other")),
+            (ScriptedModule(Recorder(), [
                 .teardown: .run { context in
                     let hive = context.hive
                     async let outcome: String = {
@@ -82,7 +82,7 @@ import Testing
                     }()
                     seen.append(await outcome)
                 },
-            ])),
+            ]), ModuleDescriptor(name: "parent")),
         ])
         try await hive.start()
         let failures = await hive.stop()
@@ -96,12 +96,12 @@ import Testing
     func aTaskTheHookStartsQueuesBehindTheEvent(detached: Bool) async throws {
         let seen = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "parent", module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .custom: .run { context in
                     let hive = context.hive
                     let register: @Sendable () async -> Void = {
                         do throws(HiveError) {
-                            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(seen)))
+                            try await hive.register(ScriptedModule(seen), as: ModuleDescriptor(name: "late"))
                             seen.append("registered")
                         } catch { seen.append("register \(error.code)") }
                     }
@@ -110,7 +110,7 @@ import Testing
                     #expect(await eventually { hive.pendingCalls == 1 })
                     seen.append("hook returns")
                 },
-            ])),
+            ]), ModuleDescriptor(name: "parent")),
         ])
         try await hive.start()
         try await hive.send(.custom(name: "spawn"))
@@ -122,16 +122,16 @@ import Testing
 
     /// A hook may call into another hive, and a hive's hook may call into this one.
     @Test func aHookMayCallAnotherHive() async throws {
-        let other = try makeHive([ModuleRegistration(name: "x", module: ScriptedModule(Recorder()))])
+        let other = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "x"))])
         try await other.start()
         let seen = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "caller", module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder(), [
                 .custom: .run { _ in
                     async let report = other.send(.memoryWarning)
                     seen.append("delivered \(try await report.delivered)")
                 },
-            ])),
+            ]), ModuleDescriptor(name: "caller")),
         ])
         try await hive.start()
         try await hive.send(.custom(name: "go"))

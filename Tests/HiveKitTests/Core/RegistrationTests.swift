@@ -4,12 +4,12 @@ import Testing
 @Suite struct RegistrationTests {
     @Test func registeringIntoARunningHiveBringsTheModuleToItsPhase() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.start()
-        try await hive.register(ModuleRegistration(name: "early", module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "early"))
         #expect(recorder.all.filter { $0.hasPrefix("early.") } == ["early.setup", "early.init"], "no ready yet")
         try await hive.send(.ready)
-        try await hive.register(ModuleRegistration(name: "late", isAsync: true, module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late", isAsync: true))
         #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.ready"])
         #expect(recorder.modules(for: "ready") == ["a", "early", "late"], "early got ready once, with the others")
         #expect(hive.activeModuleNames == ["a", "early", "late"])
@@ -21,14 +21,14 @@ import Testing
 
     @Test func aModuleJoiningASuspendedHiveGoesToTheBackgroundToo() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.start()
         try await hive.send(.ready)
         try await hive.send(.background(params: ["reason": "sleep"]))
         let seen = Recorder()
-        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [
+        try await hive.register(ScriptedModule(recorder, [
             .background: .run { context in seen.append(context.parameters["reason"] ?? "none") },
-        ])))
+        ]), as: ModuleDescriptor(name: "late"))
         #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup", "late.init", "late.ready", "late.background"])
         #expect(seen.all == ["sleep"], "the background that suspended the hive, with its parameters")
         try await hive.send(.foreground)
@@ -39,8 +39,8 @@ import Testing
     @Test func registeringBeforeStartOnlyJoinsTheOrder() async throws {
         let recorder = Recorder()
         let hive = Hive(HiveConfiguration(environment: .testing))
-        try await hive.register(ModuleRegistration(name: "b", module: ScriptedModule(recorder)))
-        try await hive.register(ModuleRegistration(name: "a", level: .basic, module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "b"))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "a", level: .basic))
         #expect(recorder.all.isEmpty)
         #expect(hive.moduleNames == ["a", "b"])
         #expect(hive.activeModuleNames.isEmpty)
@@ -51,10 +51,11 @@ import Testing
 
     @Test func aFailingInitOfADynamicModuleRemovesItWithoutTeardownAndThrows() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.start()
         let error = await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [.`init`: .fail("no socket")])))
+            try await hive.register(ScriptedModule(recorder, [.`init`: .fail("no socket")]),
+                as: ModuleDescriptor(name: "late"))
         }
         #expect(error?.code == .handlerFailed)
         #expect(error?.module == "late")
@@ -66,7 +67,7 @@ import Testing
         #expect(hive.phase == .initialized, "a failed dynamic registration does not fail the hive")
         try await hive.send(.ready)
         // The name is free again.
-        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late"))
         #expect(hive.activeModuleNames == ["a", "late"])
         await hive.stop()
         let late = recorder.all.filter { $0.hasPrefix("late.") }
@@ -76,16 +77,17 @@ import Testing
 
     @Test func aFailingSetupOfADynamicModuleRemovesItWithoutTeardown() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.start()
         let error = await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder, [.setup: .fail("nope")])))
+            try await hive.register(ScriptedModule(recorder, [.setup: .fail("nope")]),
+                as: ModuleDescriptor(name: "late"))
         }
         #expect(error?.event == .setup)
         #expect(recorder.all.filter { $0.hasPrefix("late.") } == ["late.setup"])
         #expect(hive.moduleNames == ["a"])
         // The name can be used again.
-        try await hive.register(ModuleRegistration(name: "late", module: ScriptedModule(recorder)))
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late"))
         #expect(hive.activeModuleNames == ["a", "late"])
         await hive.stop()
     }
@@ -93,8 +95,8 @@ import Testing
     @Test func unregisterTerminatesTearsDownThenUnmountsAndTheModuleReceivesNothingMore() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "gone", isAsync: true, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a")),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "gone", isAsync: true)),
         ])
         try await hive.start()
         try await hive.send(.ready)
@@ -114,7 +116,8 @@ import Testing
     @Test func unregisterAbandonsAStalledTeardown() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "stuck", budget: .milliseconds(100), module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
+            (ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))]),
+                ModuleDescriptor(name: "stuck", budget: .milliseconds(100))),
         ])
         try await hive.start()
         try await hive.unregister(named: "stuck")
@@ -124,46 +127,46 @@ import Testing
 
     @Test func unregisterBeforeStartJustRemoves() async throws {
         let recorder = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "a"))])
         try await hive.unregister(named: "a")
         #expect(hive.moduleNames.isEmpty)
         #expect(recorder.all.isEmpty)
     }
 
     @Test func unknownAndDuplicateNamesAreErrorsNamingTheModule() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "a", module: ScriptedModule(Recorder()))])
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "a"))])
         let unknown = await #expect(throws: HiveError.self) { try await hive.unregister(named: "ghost") }
         #expect(unknown?.code == .unknownModule)
         #expect(unknown?.module == "ghost")
         let duplicate = await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleRegistration(name: "a", module: ScriptedModule(Recorder())))
+            try await hive.register(ScriptedModule(Recorder()), as: ModuleDescriptor(name: "a"))
         }
         #expect(duplicate?.code == .duplicateModule)
         #expect(duplicate?.module == "a")
         #expect(duplicate?.description.contains("'a'") == true)
         let initDuplicate = #expect(throws: HiveError.self) {
             _ = try makeHive([
-                ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
-                ModuleRegistration(name: "x", module: ScriptedModule(Recorder())),
+                (ScriptedModule(Recorder()), ModuleDescriptor(name: "x")),
+                (ScriptedModule(Recorder()), ModuleDescriptor(name: "x")),
             ])
         }
         #expect(initDuplicate?.code == .duplicateModule)
         #expect(initDuplicate?.module == "x")
-        #expect(throws: HiveError.self) { _ = try makeHive([ModuleRegistration(name: "", module: ScriptedModule(Recorder()))]) }
+        #expect(throws: HiveError.self) { _ = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: ""))]) }
     }
 
     @Test func aHookCanLookUpModulesIncludingItself() async throws {
         let seen = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "store", level: .basic, module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "api", isAsync: true, module: ScriptedModule(Recorder(), [
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "store", level: .basic)),
+            (ScriptedModule(Recorder(), [
                 .`init`: .run { context in
                     seen.append("store:\(context.module(named: "store") is ScriptedModule)")
                     seen.append("self:\(context.module(named: "api") != nil)")
                     seen.append("ghost:\(context.module(named: "ghost") == nil)")
                     seen.append("names:\(context.hive.moduleNames)")
                 },
-            ])),
+            ]), ModuleDescriptor(name: "api", isAsync: true)),
         ])
         try await hive.start()
         #expect(seen.all == ["store:true", "self:true", "ghost:true", "names:[\"store\", \"api\"]"])
@@ -177,7 +180,7 @@ import Testing
         let seen = Recorder()
         let callBack: @Sendable (ModuleContext) async throws -> Void = { context in
             do throws(HiveError) {
-                try await context.hive.register(ModuleRegistration(name: "child", module: ScriptedModule(Recorder())))
+                try await context.hive.register(ScriptedModule(Recorder()), as: ModuleDescriptor(name: "child"))
                 seen.append("registered")
             } catch { seen.append("register: \(error.code) \(error.module ?? "")") }
             do throws(HiveError) { try await context.hive.unregister(named: "other") } catch { seen.append("unregister: \(error.code)") }
@@ -193,9 +196,10 @@ import Testing
             }
         }
         let hive = try makeHive([
-            ModuleRegistration(name: "other", module: ScriptedModule(Recorder())),
-            ModuleRegistration(name: "parent", isAsync: isAsync, module: ScriptedModule(
-                Recorder(), [.custom: .run(callBack), .teardown: .run(callBackAtTeardown)])),
+            (ScriptedModule(Recorder()), ModuleDescriptor(name: "other")),
+            (ScriptedModule(
+                Recorder(), [.custom: .run(callBack), .teardown: .run(callBackAtTeardown)]),
+                    ModuleDescriptor(name: "parent", isAsync: isAsync)),
         ])
         try await hive.start()
         let delivery = Task { try await hive.send(.custom(name: "call-back")) }
@@ -216,16 +220,17 @@ import Testing
     @Test func aHookMayStartATaskThatRegistersLater() async throws {
         let spawn: @Sendable (ModuleContext) async throws -> Void = { context in
             let hive = context.hive
-            Task { try await hive.register(ModuleRegistration(name: "child", module: ScriptedModule(Recorder()))) }
+            Task { try await hive.register(ScriptedModule(Recorder()), as: ModuleDescriptor(name: "child")) }
         }
-        let hive = try makeHive([ModuleRegistration(name: "parent", module: ScriptedModule(Recorder(), [.custom: .run(spawn)]))])
+        let hive = try makeHive([(ScriptedModule(Recorder(), [.custom: .run(spawn)]),
+            ModuleDescriptor(name: "parent"))])
         try await hive.start()
         try await hive.send(.custom(name: "spawn"))
         #expect(await eventually { hive.activeModuleNames == ["parent", "child"] })
         await hive.stop()
     }
 
-    @Test func registeringFromTheCatalogKeepsTheSpecSettings() async throws {
+    @Test func registeringFromTheCatalogKeepsTheDescriptorsSettings() async throws {
         let seen = Recorder()
         var catalog = ModuleCatalog()
         catalog.register("echo") { descriptor in
@@ -236,16 +241,46 @@ import Testing
         let hive = try makeHive([])
         try await hive.start()
         try await hive.register(
-            ModuleSpec(ModuleDescriptor(name: "hello", settings: Settings(["greeting": .string("hi")])), type: "echo"),
-            catalog: catalog)
-        try await hive.register(ModuleSpec(ModuleDescriptor(name: "off"), type: "echo", isEnabled: false), catalog: catalog)
+            ModuleDescriptor(name: "hello", type: "echo", settings: Settings(["greeting": .string("hi")])), catalog: catalog)
+        try await hive.register(ModuleDescriptor(name: "off", type: "echo", isEnabled: false), catalog: catalog)
         #expect(hive.moduleNames == ["hello"])
         #expect(seen.all == ["hello.setup", "hello.init", "greeting=hi"])
         let unknown = await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleSpec(ModuleDescriptor(name: "weird"), type: "nope"), catalog: catalog)
+            try await hive.register(ModuleDescriptor(name: "weird", type: "nope"), catalog: catalog)
         }
         #expect(unknown?.code == .unknownModuleType)
         #expect(unknown?.module == "weird")
         await hive.stop()
+    }
+
+    /// A disabled descriptor is ignored in code as from a catalog: nothing joins the order.
+    @Test func aDisabledDescriptorRegistersNothing() async throws {
+        let recorder = Recorder()
+        let hive = try makeHive([
+            (ScriptedModule(recorder), ModuleDescriptor(name: "on")),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "off", isEnabled: false)),
+        ])
+        try await hive.start()
+        try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "later", isEnabled: false))
+        #expect(hive.moduleNames == ["on"])
+        #expect(recorder.modules(for: "init") == ["on"])
+        await hive.stop()
+    }
+
+    /// What a module declared, catalog type and file:line included, is what the hive shows.
+    @Test func theHiveShowsWhatEachModuleDeclared() async throws {
+        var catalog = ModuleCatalog()
+        catalog.register("echo") { _ in ScriptedModule(Recorder()) }
+        let location = SourceLocation(path: "hived.yaml", line: 4)
+        let hive = try makeHive([(ScriptedModule(Recorder()), ModuleDescriptor(name: "code", level: .basic))])
+        try await hive.register(ModuleDescriptor(name: "configured", type: "echo", priority: 3, location: location), catalog: catalog)
+        let configured = try #require(hive.descriptor(named: "configured"))
+        #expect(configured.type == "echo")
+        #expect(configured.location == location)
+        #expect(configured.priority == 3)
+        #expect(configured.settings.owner == "configured")
+        #expect(hive.descriptor(named: "code")?.type == nil)
+        #expect(hive.moduleStatuses.map(\.type) == [nil, "echo"])
+        #expect(hive.moduleStatuses.map(\.level) == [.basic, .normal])
     }
 }

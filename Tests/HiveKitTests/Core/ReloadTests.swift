@@ -1,4 +1,5 @@
 import HiveKit
+import Synchronization
 import Testing
 
 /// `Hive.reload(to:catalog:)`: all or nothing, in two phases (prepare, then commit or
@@ -33,17 +34,17 @@ import Testing
 
     static func spec(
         _ name: String, _ type: String, priority: Int = 0, level: Int = 0, enabled: Bool = true, line: Int? = nil
-    ) -> ModuleSpec {
-        ModuleSpec(
-            ModuleDescriptor(name: name, priority: priority, settings: Settings(["level": .int(level)])),
-            type: type, isEnabled: enabled, location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
+    ) -> ModuleDescriptor {
+        ModuleDescriptor(
+            name: name, type: type, priority: priority, settings: Settings(["level": .int(level)]), isEnabled: enabled,
+            location: line.map { SourceLocation(path: "hived.yaml", line: $0) })
     }
 
     static let initial = [spec("keep", "alpha", priority: 10), spec("drop", "alpha"), spec("retype", "alpha")]
 
-    func startedHive(_ recorder: Recorder, _ specs: [ModuleSpec] = initial) async throws -> (Hive, ModuleCatalog) {
+    func startedHive(_ recorder: Recorder, _ specs: [ModuleDescriptor] = initial) async throws -> (Hive, ModuleCatalog) {
         let catalog = Self.catalog(recorder)
-        let hive = try makeHive([ModuleRegistration(name: "code", priority: -100, module: ScriptedModule(recorder))])
+        let hive = try makeHive([(ScriptedModule(recorder), ModuleDescriptor(name: "code", priority: -100))])
         for spec in specs { try await hive.register(spec, catalog: catalog) }
         try await hive.start()
         try await hive.send(.ready)
@@ -90,7 +91,7 @@ import Testing
         let (hive, catalog) = try await startedHive(recorder)
         let names = hive.moduleNames
         let before = recorder.all
-        let cases: [([ModuleSpec], HiveError.Code, String)] = [
+        let cases: [([ModuleDescriptor], HiveError.Code, String)] = [
             ([Self.spec("keep", "alpha", level: 9), Self.spec("bad", "broken", line: 7)], .invalidSettings, "bad"),
             ([Self.spec("keep", "alpha"), Self.spec("odd", "gamma")], .unknownModuleType, "odd"),
             ([Self.spec("keep", "alpha", level: 9), Self.spec("keep", "alpha")], .duplicateModule, "keep"),
@@ -230,6 +231,37 @@ import Testing
         #expect(all.removed == ["keep"])
         #expect(hive.moduleNames == ["code"])
         #expect(try await hive.reload(to: [], catalog: catalog, refusingToRemoveAll: refusal).isApplied)
+        await hive.stop()
+    }
+
+    /// A module whose entry only moved in its file is kept as it was: not changed, not asked
+    /// to validate, and the hive shows where it is declared now.
+    @Test func aModuleThatOnlyMovedInItsFileIsNotChanged() async throws {
+        let recorder = Recorder()
+        let (hive, catalog) = try await startedHive(recorder, [Self.spec("p", "picky", level: 1, line: 3)])
+        let summary = try await hive.reload(to: [Self.spec("p", "picky", level: 1, line: 9)], catalog: catalog)
+        #expect(summary.isApplied)
+        #expect(summary.changed.isEmpty)
+        #expect(!recorder.all.contains { $0.contains("validateReload") })
+        #expect(hive.descriptor(named: "p")?.location?.line == 9)
+        await hive.stop()
+    }
+
+    /// A context kept past its hook reads the module's settings as they are now.
+    @Test func aKeptContextReadsTheSettingsAfterAReload() async throws {
+        let recorder = Recorder()
+        let kept = Mutex<ModuleContext?>(nil)
+        var catalog = Self.catalog(recorder)
+        catalog.register("keeper") { _ in
+            ScriptedModule(recorder, [.`init`: .run { context in kept.withLock { $0 = context } }])
+        }
+        let hive = try makeHive([])
+        try await hive.register(Self.spec("k", "keeper", level: 1), catalog: catalog)
+        try await hive.start()
+        let context = try #require(kept.withLock { $0 })
+        #expect(try context.settings.int("level") == 1)
+        #expect(try await hive.reload(to: [Self.spec("k", "keeper", level: 4)], catalog: catalog).changed == ["k"])
+        #expect(try context.settings.int("level") == 4)
         await hive.stop()
     }
 

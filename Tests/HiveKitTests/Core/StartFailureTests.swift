@@ -7,10 +7,10 @@ import Testing
         let recorder = Recorder()
         let logs = LogStore()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "b", priority: 20, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("disk on fire")])),
-            ModuleRegistration(name: "d", priority: 0, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 30)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "b", priority: 20)),
+            (ScriptedModule(recorder, [.`init`: .fail("disk on fire")]), ModuleDescriptor(name: "bad", priority: 10)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "d", priority: 0)),
         ], logs: logs)
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.code == .handlerFailed)
@@ -37,8 +37,8 @@ import Testing
     @Test func aSupervisorHearsOfTheRollbackBeforeAnyTeardown() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 20, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("no")])),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 20)),
+            (ScriptedModule(recorder, [.`init`: .fail("no")]), ModuleDescriptor(name: "bad", priority: 10)),
         ])
         let heard = Mutex<[String]>([])
         await #expect(throws: HiveError.self) {
@@ -53,9 +53,9 @@ import Testing
     @Test func failingSetupStopsStartBeforeAnyInit() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "bad", priority: 20, module: ScriptedModule(recorder, [.setup: .fail("no config")])),
-            ModuleRegistration(name: "c", priority: 10, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 30)),
+            (ScriptedModule(recorder, [.setup: .fail("no config")]), ModuleDescriptor(name: "bad", priority: 20)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "c", priority: 10)),
         ])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.module == "bad")
@@ -69,9 +69,9 @@ import Testing
     @Test func failingAsyncInitRollsBackTheOthers() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "sync", priority: 10, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "async-bad", isAsync: true, module: ScriptedModule(recorder, [.`init`: .fail("boom")])),
-            ModuleRegistration(name: "async-ok", isAsync: true, module: ScriptedModule(recorder)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "sync", priority: 10)),
+            (ScriptedModule(recorder, [.`init`: .fail("boom")]), ModuleDescriptor(name: "async-bad", isAsync: true)),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "async-ok", isAsync: true)),
         ])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.module == "async-bad")
@@ -83,9 +83,10 @@ import Testing
     @Test func rollbackAbandonsAStalledTeardown() async throws {
         let recorder = Recorder()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", priority: 30, module: ScriptedModule(recorder)),
-            ModuleRegistration(name: "stuck", priority: 20, budget: .milliseconds(150), module: ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))])),
-            ModuleRegistration(name: "bad", priority: 10, module: ScriptedModule(recorder, [.`init`: .fail("x")])),
+            (ScriptedModule(recorder), ModuleDescriptor(name: "a", priority: 30)),
+            (ScriptedModule(recorder, [.teardown: .sleep(.seconds(60))]),
+                ModuleDescriptor(name: "stuck", priority: 20, budget: .milliseconds(150))),
+            (ScriptedModule(recorder, [.`init`: .fail("x")]), ModuleDescriptor(name: "bad", priority: 10)),
         ])
         let clock = ContinuousClock()
         let elapsed = await clock.measure { _ = try? await hive.start() }

@@ -178,7 +178,7 @@ final class Latch: Sendable {
 /// thread on a loaded 2-core machine (a soak with two CPU hogs saw more than 5 s). Tests
 /// of budgets name their own.
 func makeHive(
-    _ modules: [ModuleRegistration],
+    _ modules: [(module: any Module, descriptor: ModuleDescriptor)],
     budget: Duration = .seconds(30),
     logs: LogStore = LogStore(),
     environment: HiveEnvironment = .testing

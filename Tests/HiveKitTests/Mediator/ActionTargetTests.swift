@@ -45,7 +45,7 @@ final class TargetA: ActionTarget {
                 }
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "ModuleA", module: Offering(counter: counter))])
+        let hive = try makeHive([(Offering(counter: counter), ModuleDescriptor(name: "ModuleA"))])
         try await hive.start()
         return hive
     }
@@ -100,7 +100,7 @@ final class TargetA: ActionTarget {
             }
         }
         let descriptor = ModuleDescriptor(name: "ModuleA", exportedActions: ["A.cell"])
-        let hive = try makeHive([ModuleRegistration(descriptor, module: Offering())])
+        let hive = try makeHive([(Offering(), descriptor)])
         try await hive.start()
         let exported = hive.mediator.definitions.filter(\.exported).map { "\($0.target).\($0.name)" }
         #expect(exported == ["ModuleA.A.cell"])
@@ -133,7 +133,7 @@ final class TargetA: ActionTarget {
                 #expect(malformed?.code == .invalidParameter)
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "m", module: Twice())])
+        let hive = try makeHive([(Twice(), ModuleDescriptor(name: "m"))])
         try await hive.start()
         #expect(hive.mediator.actions == ["m": ["cell"], "m.B": TargetA.actionNames.sorted()])
         let throughTheHive = #expect(throws: HiveError.self) { try hive.mediator.register(target: "C") { TargetA() } }

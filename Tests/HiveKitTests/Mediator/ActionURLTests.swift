@@ -19,7 +19,7 @@ struct Shop: Module {
 /// URLs to actions (CTMediator's `performActionWithUrl:completion:`), native-only by default.
 @Suite struct ActionURLTests {
     func startedHive() async throws -> Hive {
-        let hive = try makeHive([ModuleRegistration(name: "Shop", module: Shop())])
+        let hive = try makeHive([(Shop(), ModuleDescriptor(name: "Shop"))])
         try await hive.start()
         return hive
     }

@@ -32,7 +32,7 @@ struct Consuming: Module {
 
 @Suite struct CallsBetweenModulesTests {
     @Test func aStoppedHiveRoutesAndPerformsNothingButKeepsTheStatistics() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         try await hive.start()
         #expect(try await hive.router.open("hive://greet/Ada"))
         await hive.stop()
@@ -52,8 +52,8 @@ struct Consuming: Module {
     @Test func handlersMayCallBackIntoTheHiveDuringAnEvent() async throws {
         let consumer = Consuming(results: Journal())
         let hive = try makeHive([
-            ModuleRegistration(name: "offering", module: Offering()),
-            ModuleRegistration(name: "consumer", module: consumer),
+            (Offering(), ModuleDescriptor(name: "offering")),
+            (consumer, ModuleDescriptor(name: "consumer")),
         ])
         try await hive.start()
         let report = try await hive.send(.custom(name: "go"))
@@ -66,7 +66,7 @@ struct Consuming: Module {
     }
 
     @Test func anUnregisteredModulesRoutesActionsAndServicesAreGone() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         try await hive.start()
         hive.router.setUnmatchedHandler { _ in }
         #expect(hive.router.canOpen("hive://greet/Ada"))
@@ -99,7 +99,7 @@ struct Consuming: Module {
         let hive = Hive()
         try await hive.start()
         await #expect(throws: HiveError.self) {
-            try await hive.register(ModuleRegistration(name: "half", module: HalfDone()))
+            try await hive.register(HalfDone(), as: ModuleDescriptor(name: "half"))
         }
         #expect(!hive.services.isAvailable(Greeter.self))
         #expect(!hive.router.canOpen("/half"))

@@ -15,7 +15,7 @@ struct CalculatorError: Error {}
 
 @Suite struct MediatorTests {
     func startedHive() async throws -> Hive {
-        let hive = try makeHive([ModuleRegistration(name: "calc", module: Calculator())])
+        let hive = try makeHive([(Calculator(), ModuleDescriptor(name: "calc"))])
         try await hive.start()
         return hive
     }
@@ -87,7 +87,7 @@ struct CalculatorError: Error {}
                 try context.mediator.register("x", replacing: true) { _ in 3 }
             }
         }
-        try await hive.register(ModuleRegistration(name: "twice", module: Twice()))
+        try await hive.register(Twice(), as: ModuleDescriptor(name: "twice"))
         try await hive.start()
         #expect(try await hive.mediator.perform(target: "twice", action: "x", as: Int.self) == 3)
         await hive.stop()

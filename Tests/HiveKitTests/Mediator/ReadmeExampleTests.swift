@@ -64,8 +64,8 @@ struct ReportModule: Module {
     @Test func aModuleUsesAnothersServiceRouteAndActionWithoutImportingIt() async throws {
         let report = ReportModule()
         let hive = try makeHive([
-            ModuleRegistration(name: "cache", level: .basic, module: CacheModule()),
-            ModuleRegistration(name: "report", module: report),
+            (CacheModule(), ModuleDescriptor(name: "cache", level: .basic)),
+            (report, ModuleDescriptor(name: "report")),
         ])
         try await hive.start()
         let delivered = try await hive.send(.ready)

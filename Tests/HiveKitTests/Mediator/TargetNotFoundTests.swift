@@ -12,8 +12,8 @@ struct Forgiving: Module {
 @Suite struct TargetNotFoundTests {
     @Test func aTargetsNotFoundActionAnswersBeforeTheGlobalHandler() async throws {
         let hive = try makeHive([
-            ModuleRegistration(name: "forgiving", module: Forgiving()),
-            ModuleRegistration(name: "calc", module: Calculator()),
+            (Forgiving(), ModuleDescriptor(name: "forgiving")),
+            (Calculator(), ModuleDescriptor(name: "calc")),
         ])
         try await hive.start()
         hive.mediator.setNotFoundHandler { request in "global: \(request.target).\(request.action)" }
@@ -26,7 +26,7 @@ struct Forgiving: Module {
     }
 
     @Test func theNotFoundActionGoesWithItsModule() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "forgiving", module: Forgiving())])
+        let hive = try makeHive([(Forgiving(), ModuleDescriptor(name: "forgiving"))])
         try await hive.start()
         try await hive.unregister(named: "forgiving")
         let error = await #expect(throws: HiveError.self) { try await hive.mediator.perform(target: "forgiving", action: "x") }

@@ -113,7 +113,7 @@ final class Shopper: Sendable {
                 try context.router.register("hive://offering/broken", producing: Int.self) { _ in throw Broken() }
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         try await hive.start()
         #expect(try await hive.router.value(for: "hive://offering/answer", as: Int.self) == 42)
         let error = await #expect(throws: HiveError.self) { try await hive.router.value(for: "hive://offering/broken", as: Int.self) }

@@ -36,7 +36,7 @@ import Testing
                 try context.router.register("hive://offering/a", priority: 3) { _ in true }
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         try hive.router.register("/mine") { _ in true }
         try await hive.start()
         #expect(hive.router.definitions == [
@@ -72,7 +72,7 @@ import Testing
                 context.router.setUnmatchedHandler(scheme: "shop") { [log] url in log.append(url) }
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "catcher", module: Recording(log: log))])
+        let hive = try makeHive([(Recording(log: log), ModuleDescriptor(name: "catcher"))])
         try await hive.start()
         #expect(try await !hive.router.open("shop://a"))
         try await hive.unregister(named: "catcher")

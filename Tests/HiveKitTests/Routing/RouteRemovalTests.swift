@@ -61,7 +61,7 @@ import Testing
                 #expect(context.router.unregisterAll() == 2)
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         try hive.router.register("hive://mine") { _ in true }
         try await hive.start()
         #expect(hive.router.unregisterAll(scheme: "hive") == 1, "the hive's own only")

@@ -35,9 +35,9 @@ struct Owner: Module {
     @Test func singletonsAreReleasedAfterEveryTeardownInReverseOrderOfCreation() async throws {
         let journal = Journal()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
-            ModuleRegistration(name: "b", module: Owner(name: "b", journal: journal)),
-            ModuleRegistration(name: "c", module: Owner(name: "c", journal: journal)),
+            (Owner(name: "a", journal: journal), ModuleDescriptor(name: "a")),
+            (Owner(name: "b", journal: journal), ModuleDescriptor(name: "b")),
+            (Owner(name: "c", journal: journal), ModuleDescriptor(name: "c")),
         ])
         try hive.services.register(Resource.self, name: "never") { Handle("never", journal) }
         try await hive.start()
@@ -58,8 +58,8 @@ struct Owner: Module {
         }
         let journal = Journal()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
-            ModuleRegistration(name: "failing", module: Failing()),
+            (Owner(name: "a", journal: journal), ModuleDescriptor(name: "a")),
+            (Failing(), ModuleDescriptor(name: "failing")),
         ])
         await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(journal.entries.last == "release a")
@@ -69,8 +69,8 @@ struct Owner: Module {
     @Test func unregisteringAModuleRemovesAndReleasesItsServices() async throws {
         let journal = Journal()
         let hive = Hive()
-        try await hive.register(ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)))
-        try await hive.register(ModuleRegistration(name: "b", module: Owner(name: "b", journal: journal)))
+        try await hive.register(Owner(name: "a", journal: journal), as: ModuleDescriptor(name: "a"))
+        try await hive.register(Owner(name: "b", journal: journal), as: ModuleDescriptor(name: "b"))
         try await hive.start()
         _ = try hive.services.resolve(Resource.self, name: "a")
         try await hive.unregister(named: "a")
@@ -104,7 +104,7 @@ struct Owner: Module {
     @Test func afterTheHiveStoppedResolvesAndRegistrationsAreRefused() async throws {
         let journal = Journal()
         let made = Counter()
-        let hive = try makeHive([ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal))])
+        let hive = try makeHive([(Owner(name: "a", journal: journal), ModuleDescriptor(name: "a"))])
         try hive.services.register(Identity.self) { made.next(); return Token() }
         try await hive.start()
         _ = try hive.services.resolve(Identity.self)
@@ -128,8 +128,8 @@ struct Owner: Module {
     @Test func afterTheRollbackOfAFailedStartResolvesAreRefused() async throws {
         let journal = Journal()
         let hive = try makeHive([
-            ModuleRegistration(name: "a", module: Owner(name: "a", journal: journal)),
-            ModuleRegistration(name: "failing", module: ScriptedModule(Recorder(), [.`init`: .fail("no")])),
+            (Owner(name: "a", journal: journal), ModuleDescriptor(name: "a")),
+            (ScriptedModule(Recorder(), [.`init`: .fail("no")]), ModuleDescriptor(name: "failing")),
         ])
         await #expect(throws: HiveError.self) { try await hive.start() }
         let error = #expect(throws: HiveError.self) { try hive.services.resolve(Resource.self, name: "a") }

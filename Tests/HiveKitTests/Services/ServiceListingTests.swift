@@ -14,7 +14,7 @@ import Testing
                 try context.services.register(Greeter.self, name: "fr", lifetime: .transient) { French() }
             }
         }
-        let hive = try makeHive([ModuleRegistration(name: "offering", module: Offering())])
+        let hive = try makeHive([(Offering(), ModuleDescriptor(name: "offering"))])
         var catalog = ServiceCatalog()
         catalog.register(Greeter.self, implementation: "English") { English() }
         try hive.services.register(ServiceSpec(service: "Greeter", implementation: "English"), catalog: catalog)

@@ -90,7 +90,7 @@ final class HeldFactory: Sendable {
         }
         let journal = Journal()
         let factory = HeldFactory("slow", journal)
-        let hive = try makeHive([ModuleRegistration(name: "slow", module: Slow(factory: factory))])
+        let hive = try makeHive([(Slow(factory: factory), ModuleDescriptor(name: "slow"))])
         try await hive.start()
         try await removeWhileCreating(hive.services, factory, journal) { try? await hive.unregister(named: "slow") }
         #expect(hive.moduleNames.isEmpty)

@@ -10,12 +10,12 @@ struct DescriptorStoreTests {
         let store = FakeDescriptorStore()
         let names = Box<[String]>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "echo", module: SocketModule { context in
+            [(SocketModule { context in
                 try await context.sockets.store(pair.passed, as: "listener")
                 names.set(context.sockets.storedNames)
                 context.sockets.removeStored("listener")
                 context.sockets.removeStored("never-stored")
-            })],
+            }, ModuleDescriptor(name: "echo"))],
             store: store)
         try await hive.start()
         #expect(names.get == ["listener"])
@@ -29,12 +29,12 @@ struct DescriptorStoreTests {
         let pair = try SocketPair()
         let failures = Box<[HiveError]>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "echo", module: SocketModule { context in
+            [(SocketModule { context in
                 var errors: [HiveError] = []
                 do { try await context.sockets.store(pair.passed, as: "listener") } catch let error as HiveError { errors.append(error) }
                 do { _ = try await context.sockets.storeCapacity() } catch let error as HiveError { errors.append(error) }
                 failures.set(errors)
-            })])
+            }, ModuleDescriptor(name: "echo"))])
         try await hive.start()
         let errors = try #require(failures.get)
         #expect(errors.map(\.code) == [.unavailable, .unavailable])
@@ -48,9 +48,9 @@ struct DescriptorStoreTests {
         let failure = Box<HiveError>()
         let store = FakeDescriptorStore(unavailable: "no NOTIFY_SOCKET")
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "echo", module: SocketModule { context in
+            [(SocketModule { context in
                 do { try await context.sockets.store(pair.passed, as: "listener") } catch let error as HiveError { failure.set(error) }
-            })],
+            }, ModuleDescriptor(name: "echo"))],
             store: store)
         try await hive.start()
         #expect(failure.get?.description
@@ -65,13 +65,13 @@ struct DescriptorStoreTests {
         let failure = Box<HiveError>()
         let store = FakeDescriptorStore(capacity: 2)
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "a", priority: 1, module: SocketModule { context in
+            [(SocketModule { context in
                 try await context.sockets.store(pair.passed, as: "one")
-             }),
-             ModuleRegistration(name: "b", module: SocketModule { context in
+             }, ModuleDescriptor(name: "a", priority: 1)),
+             (SocketModule { context in
                 try await context.sockets.store(pair.passed, as: "two")
                 do { try await context.sockets.store(pair.passed, as: "three") } catch let error as HiveError { failure.set(error) }
-             })],
+             }, ModuleDescriptor(name: "b"))],
             store: store)
         try await hive.start()
         #expect(failure.get?.message == "cannot store 'three': the descriptor store is full (2 of 2)")
@@ -85,12 +85,12 @@ struct DescriptorStoreTests {
         let store = FakeDescriptorStore()
         let failure = Box<HiveError>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "web/api:1", module: SocketModule { context in
+            [(SocketModule { context in
                 try await context.sockets.store(pair.passed, as: "conn 7%")
                 do {
                     try await context.sockets.store(pair.passed, as: String(repeating: "x", count: 250))
                 } catch let error as HiveError { failure.set(error) }
-            })],
+            }, ModuleDescriptor(name: "web/api:1"))],
             store: store)
         try await hive.start()
         #expect(store.recorded == [.store("web%2Fapi%3A1/conn%207%25")])
@@ -105,15 +105,15 @@ struct DescriptorStoreTests {
         let seen = Box<(echo: [String], other: [String], taken: Int32?, stored: [String])>()
         let store = FakeDescriptorStore()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "other", priority: 1, module: SocketModule { context in
+            [(SocketModule { context in
                 #expect(context.sockets.takeRestored("listener") == nil)
                 seen.set(([], context.sockets.restoredNames, nil, []))
-             }),
-             ModuleRegistration(name: "echo", module: SocketModule { context in
+             }, ModuleDescriptor(name: "other", priority: 1)),
+             (SocketModule { context in
                 let names = context.sockets.restoredNames
                 let taken = context.sockets.takeRestored("listener")
                 seen.set((names, seen.get?.other ?? [], taken, context.sockets.storedNames))
-             })],
+             }, ModuleDescriptor(name: "echo"))],
             passed: [PassedDescriptor(descriptor: listener.passed, name: "echo/listener"),
                      PassedDescriptor(descriptor: connection.passed, name: "echo/connection.9")],
             store: store)
@@ -133,7 +133,7 @@ struct DescriptorStoreTests {
         let stored = try SocketPair()
         let store = FakeDescriptorStore()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "echo", module: SocketModule { _ in throw TestFailure("broken") })],
+            [(SocketModule { _ in throw TestFailure("broken") }, ModuleDescriptor(name: "echo"))],
             passed: [PassedDescriptor(descriptor: stored.passed, name: "echo/listener")], store: store)
         await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(stored.isPassedClosed)
@@ -149,7 +149,7 @@ struct DescriptorStoreTests {
             try await context.sockets.store(pair.passed, as: "connection.1")
         }
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "leaving", module: storing), ModuleRegistration(name: "staying", module: storing)],
+            [(storing, ModuleDescriptor(name: "leaving")), (storing, ModuleDescriptor(name: "staying"))],
             store: store)
         try await hive.start()
         try await hive.send(.ready)

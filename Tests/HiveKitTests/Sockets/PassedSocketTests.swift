@@ -10,10 +10,10 @@ struct PassedSocketTests {
         let other = try SocketPair()
         let taken = Box<Int32>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "api", module: SocketModule { context in
+            [(SocketModule { context in
                 #expect(context.sockets.available == ["web", "other"])
                 taken.set(try context.sockets.take("web"))
-            })],
+            }, ModuleDescriptor(name: "api"))],
             passed: [PassedDescriptor(descriptor: web.passed, name: "web"),
                      PassedDescriptor(descriptor: other.passed, name: "other")])
         try await hive.start()
@@ -29,7 +29,7 @@ struct PassedSocketTests {
         let extra = try SocketPair()
         let logs = LogStore()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "idle", module: SocketModule { _ in })],
+            [(SocketModule { _ in }, ModuleDescriptor(name: "idle"))],
             passed: [PassedDescriptor(descriptor: extra.passed, name: "extra")], logs: logs)
         try await hive.start()
         #expect(extra.isPassedClosed)
@@ -42,7 +42,7 @@ struct PassedSocketTests {
     func missingNameIsAnError() async throws {
         let web = try SocketPair()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "api", module: SocketModule { context in _ = try context.sockets.take("admin") })],
+            [(SocketModule { context in _ = try context.sockets.take("admin") }, ModuleDescriptor(name: "api"))],
             passed: [PassedDescriptor(descriptor: web.passed, name: "web")])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.module == "api")
@@ -55,7 +55,7 @@ struct PassedSocketTests {
     @Test("with nothing passed the error says so")
     func nothingPassed() async throws {
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "api", module: SocketModule { context in _ = try context.sockets.take("web") })])
+            [(SocketModule { context in _ = try context.sockets.take("web") }, ModuleDescriptor(name: "api"))])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect((error?.underlying as? HiveError)?.message == "no socket named 'web' was passed (none was passed)")
     }
@@ -64,8 +64,9 @@ struct PassedSocketTests {
     func takenTwice() async throws {
         let web = try SocketPair()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "first", priority: 10, module: SocketModule { context in _ = try context.sockets.take("web") }),
-             ModuleRegistration(name: "second", module: SocketModule { context in _ = try context.sockets.take("web") })],
+            [(SocketModule { context in _ = try context.sockets.take("web") },
+                ModuleDescriptor(name: "first", priority: 10)),
+             (SocketModule { context in _ = try context.sockets.take("web") }, ModuleDescriptor(name: "second"))],
             passed: [PassedDescriptor(descriptor: web.passed, name: "web")])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.module == "second")
@@ -79,7 +80,8 @@ struct PassedSocketTests {
         let two = try SocketPair()
         let taken = Box<[Int32]>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "api", module: SocketModule { context in taken.set(try context.sockets.takeAll("web")) })],
+            [(SocketModule { context in taken.set(try context.sockets.takeAll("web")) },
+                ModuleDescriptor(name: "api"))],
             passed: [PassedDescriptor(descriptor: one.passed, name: "web"),
                      PassedDescriptor(descriptor: two.passed, name: "web")])
         try await hive.start()
@@ -93,13 +95,13 @@ struct PassedSocketTests {
     func tooLate() async throws {
         let web = try SocketPair()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "late", module: SocketModule(onSetup: { _ in }, onInit: { _ in }))],
+            [(SocketModule(onSetup: { _ in }, onInit: { _ in }), ModuleDescriptor(name: "late"))],
             passed: [PassedDescriptor(descriptor: web.passed, name: "web")])
         try await hive.start()
         let late = Box<HiveError>()
-        try await hive.register(ModuleRegistration(name: "joiner", module: SocketModule { context in
+        try await hive.register(SocketModule { context in
             do { _ = try context.sockets.take("web") } catch let error as HiveError { late.set(error) }
-        }))
+        }, as: ModuleDescriptor(name: "joiner"))
         #expect(late.get?.message.contains("only in setup or init") == true, "\(String(describing: late.get))")
         #expect(web.isPassedClosed)
     }

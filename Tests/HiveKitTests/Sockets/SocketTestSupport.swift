@@ -65,7 +65,7 @@ final class Box<Value: Sendable>: Sendable {
 
 /// A hive with `passed` descriptors and `store`, logging into `logs`.
 func makeSocketHive(
-    _ modules: [ModuleRegistration], passed: [PassedDescriptor] = [], store: (any DescriptorStore)? = nil,
+    _ modules: [(module: any Module, descriptor: ModuleDescriptor)], passed: [PassedDescriptor] = [], store: (any DescriptorStore)? = nil,
     logs: LogStore = LogStore()
 ) throws -> Hive {
     try Hive(

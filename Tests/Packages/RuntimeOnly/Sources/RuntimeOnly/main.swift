@@ -21,7 +21,7 @@ try catalog.registerAnnotations()
 #if os(Linux)
 guard catalog.typeNames == ["Counter"] else { fatalError("the annotation was not found: \(catalog.typeNames)") }
 #endif
-let hive = try Hive(modules: try catalog.registrations(for: [ModuleSpec(ModuleDescriptor(name: "counter"), type: "Counter")]))
+let hive = try Hive(modules: try catalog.instantiate([ModuleDescriptor(name: "counter", type: "Counter")]))
 try await hive.start()
 try await hive.send(.ready)
 let failures = await hive.stop()

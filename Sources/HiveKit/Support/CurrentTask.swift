@@ -1,10 +1,11 @@
-/// Identifies the current task, and tells a structured child task (`async let`, a task
-/// group's child) from an unstructured one (`Task {}`, `Task.detached`).
-enum TaskKey {
-    /// A key for the current task (its address); 0 outside any task. Only compared while
-    /// the keyed task runs, so a freed task's address is never mistaken for it.
+/// The task the caller runs on: an identity to compare, and whether it is a structured
+/// child task (`async let`, a task group's child) rather than an unstructured one
+/// (`Task {}`, `Task.detached`).
+enum CurrentTask {
+    /// An identity of the current task (its address); 0 outside any task. Only compared
+    /// while the task it identifies runs, so a freed task's address is never mistaken for it.
     @inline(__always)
-    static var current: Int {
+    static var id: Int {
         withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: Int.self) } ?? 0 }
     }
 

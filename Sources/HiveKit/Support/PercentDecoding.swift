@@ -1,4 +1,5 @@
-/// Percent-decoding of URL parts (`%2F` → `/`), without Foundation.
+/// Percent-decoding (`%2F` → `/`), without Foundation: of URL parts, and of the names of
+/// stored descriptors. The inverse of ``PercentEncoding``.
 enum PercentDecoding {
     /// `text` with every `%XX` replaced by its byte (and `+` by a space when `plusIsSpace`).
     ///
@@ -8,7 +9,7 @@ enum PercentDecoding {
         decode(bytes: Array(text.utf8), plusIsSpace: plusIsSpace)
     }
 
-    /// The bytes of a URL part, decoded as ``decode(_:plusIsSpace:)`` does.
+    /// `bytes`, decoded as ``decode(_:plusIsSpace:)`` does.
     static func decode<Bytes: Collection<UInt8>>(bytes: Bytes, plusIsSpace: Bool) -> String? {
         let percent = UInt8(ascii: "%"), plus = UInt8(ascii: "+")
         guard bytes.contains(where: { $0 == percent || (plusIsSpace && $0 == plus) }) else {
