@@ -199,6 +199,9 @@ final class EchoServer: @unchecked Sendable {
             guard isAcceptPaused, let listener = self.listener else { return }
             isAcceptPaused = false
             listener.resume()
+            // Try at once: the source reports a listener that became readable, and one that
+            // stayed readable through the pause (clients waiting all along) need not fire again.
+            acceptAvailable(Int32(listener.handle))
         }
     }
 
