@@ -18,7 +18,7 @@ extension JournalLogHandler {
     ///   - event: the log call.
     ///   - metadata: the merged metadata to write (the handler's, the provider's, the call's).
     ///   - identifier: the `SYSLOG_IDENTIFIER`.
-    public static func fields(
+    static func fields(
         for event: LogEvent,
         metadata: Logger.Metadata,
         identifier: String
@@ -42,7 +42,7 @@ extension JournalLogHandler {
 
     /// The syslog priority journald expects for a swift-log level: critical 2, error 3,
     /// warning 4, notice 5, info 6, debug and trace 7.
-    public static func syslogPriority(of level: Logger.Level) -> Int {
+    static func syslogPriority(of level: Logger.Level) -> Int {
         switch level {
         case .critical: 2
         case .error: 3

@@ -23,13 +23,13 @@ import Darwin
 /// one-time notice per process: nothing crashes. Entries are sent by a thread of their own
 /// through a bounded queue, so a journald that stops reading never blocks the caller;
 /// entries that do not fit are counted and reported.
-public struct JournalLogHandler: LogHandler {
+struct JournalLogHandler: LogHandler {
     /// The `SYSLOG_IDENTIFIER` of every entry: the daemon's name.
-    public let identifier: String
+    let identifier: String
     /// Metadata added to every entry of this logger.
-    public var metadata: Logger.Metadata = [:]
+    var metadata: Logger.Metadata = [:]
     /// Extra metadata read at every log call (e.g. from a task-local).
-    public var metadataProvider: Logger.MetadataProvider?
+    var metadataProvider: Logger.MetadataProvider?
     private var ownLevel: Logger.Level?
     private let sharedLevel: LogLevelStore?
 
@@ -40,7 +40,7 @@ public struct JournalLogHandler: LogHandler {
     ///     (``DaemonIdentity/logLabel``).
     ///   - level: the lowest level written.
     ///   - metadataProvider: extra metadata read at every log call.
-    public init(
+    init(
         identifier: String,
         level: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = nil
@@ -62,28 +62,28 @@ public struct JournalLogHandler: LogHandler {
 
     /// The lowest level written: this logger's own once set, else the process-wide level
     /// of ``HiveLogging/level``.
-    public var logLevel: Logger.Level {
+    var logLevel: Logger.Level {
         get { ownLevel ?? sharedLevel?.level ?? .info }
         set { ownLevel = newValue }
     }
 
     /// One metadata value of this logger.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Where journald listens for native entries, the path libsystemd sends to.
-    public static let socketPath = "/run/systemd/journal/socket"
+    static let socketPath = "/run/systemd/journal/socket"
 
     /// Whether journald's socket exists (`access(2)`), i.e. whether entries can arrive.
-    public static func journalAvailable(socketPath: String = socketPath) -> Bool {
+    static func journalAvailable(socketPath: String = socketPath) -> Bool {
         access(socketPath, F_OK) == 0
     }
 
     /// Queues `event` for the journal (see ``JournalWriter``: never blocks), or for stderr if
     /// journald refuses it.
-    public func log(event: LogEvent) {
+    func log(event: LogEvent) {
         let merged = LogMetadataMerge.merged(metadata, provider: metadataProvider, call: event.metadata)
         let fields = Self.fields(for: event, metadata: merged, identifier: identifier)
         JournalWriter.write(JournalWriter.Entry(

@@ -17,7 +17,7 @@ extension StderrLogHandler {
     /// values, error) are escaped (`\n`, `\x1b`…), so no value can start a line of its own
     /// or drive a terminal: a log line cannot be forged. With `colors`, the level is
     /// coloured by escape sequences added here, never taken from the text.
-    public static func formatLine(
+    static func formatLine(
         timestamp: String?,
         level: Logger.Level,
         message: String,
@@ -52,12 +52,12 @@ extension StderrLogHandler {
     /// Whether lines should be coloured: stderr is a terminal, `NO_COLOR` is unset or empty
     /// (no-color.org) and `TERM` is not `dumb`. Under systemd stderr is the journal or a
     /// pipe, never a terminal: plain.
-    public static func wantsColors(environment: [String: String], isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Bool {
+    static func wantsColors(environment: [String: String], isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Bool {
         isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds).
-    public static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var parts = tm()

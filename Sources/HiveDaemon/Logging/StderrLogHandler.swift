@@ -8,17 +8,17 @@ import Logging
 /// `event` metadata before a colon (each left out when unset), the message, then the other
 /// metadata sorted by key, quoted when needed. Each line is written with a single
 /// `write(2)`, so lines from several threads do not interleave.
-public struct StderrLogHandler: LogHandler {
+struct StderrLogHandler: LogHandler {
     /// Whether lines start with a UTC timestamp. Off is useful where something else adds
     /// one (a terminal multiplexer, a log collector).
-    public var timestamps: Bool
+    var timestamps: Bool
     /// Whether the level is coloured (ANSI escapes): HiveDaemon turns it on only when
     /// stderr is a terminal and `NO_COLOR` is unset or empty (see ``wantsColors()``).
-    public var colors = false
+    var colors = false
     /// Metadata added to every line of this logger.
-    public var metadata: Logger.Metadata = [:]
+    var metadata: Logger.Metadata = [:]
     /// Extra metadata read at every log call (e.g. from a task-local).
-    public var metadataProvider: Logger.MetadataProvider?
+    var metadataProvider: Logger.MetadataProvider?
     private var ownLevel: Logger.Level?
     private let sharedLevel: LogLevelStore?
 
@@ -28,7 +28,7 @@ public struct StderrLogHandler: LogHandler {
     ///   - level: the lowest level written.
     ///   - timestamps: whether lines start with a UTC timestamp.
     ///   - metadataProvider: extra metadata read at every log call.
-    public init(level: Logger.Level = .info, timestamps: Bool = true, metadataProvider: Logger.MetadataProvider? = nil) {
+    init(level: Logger.Level = .info, timestamps: Bool = true, metadataProvider: Logger.MetadataProvider? = nil) {
         self.init(ownLevel: level, sharedLevel: nil, timestamps: timestamps, metadataProvider: metadataProvider)
     }
 
@@ -41,19 +41,19 @@ public struct StderrLogHandler: LogHandler {
 
     /// The lowest level written: this logger's own once set, else the process-wide level
     /// of ``HiveLogging/level``.
-    public var logLevel: Logger.Level {
+    var logLevel: Logger.Level {
         get { ownLevel ?? sharedLevel?.level ?? .info }
         set { ownLevel = newValue }
     }
 
     /// One metadata value of this logger.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes `event` as one line on stderr.
-    public func log(event: LogEvent) {
+    func log(event: LogEvent) {
         let merged = LogMetadataMerge.merged(metadata, provider: metadataProvider, call: event.metadata)
         StderrWriter.write(Self.formatLine(
             timestamp: timestamps ? Self.timestamp() : nil, level: event.level,

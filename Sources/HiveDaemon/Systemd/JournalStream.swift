@@ -11,21 +11,21 @@ import Darwin
 /// systemd sets `JOURNAL_STREAM` when a service's stdout or stderr is connected to journald.
 /// Children inherit the variable even when their stderr goes elsewhere, so it means
 /// something only if it still names this process's stderr: ``matches(descriptor:)`` checks.
-public struct JournalStream: Sendable, Hashable, CustomStringConvertible {
+struct JournalStream: Sendable, Hashable, CustomStringConvertible {
     /// The `st_dev` of the journal stream.
-    public let device: UInt64
+    let device: UInt64
     /// The `st_ino` of the journal stream.
-    public let inode: UInt64
+    let inode: UInt64
 
     /// Makes a stream identity from a device and an inode number.
-    public init(device: UInt64, inode: UInt64) {
+    init(device: UInt64, inode: UInt64) {
         self.device = device
         self.inode = inode
     }
 
     /// Parses `DEV:INODE` (two decimal numbers), as systemd writes `JOURNAL_STREAM`.
     /// Returns nil for anything else.
-    public init?(parsing text: String) {
+    init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
             return nil
@@ -34,17 +34,17 @@ public struct JournalStream: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The identity of whatever `descriptor` is open on, from `fstat(2)`; nil if it is closed.
-    public init?(descriptor: Int32) {
+    init?(descriptor: Int32) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return nil }
         self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Whether `descriptor` (stderr by default) is still this stream. Calls `fstat(2)`.
-    public func matches(descriptor: Int32 = STDERR_FILENO) -> Bool {
+    func matches(descriptor: Int32 = STDERR_FILENO) -> Bool {
         JournalStream(descriptor: descriptor) == self
     }
 
     /// `DEV:INODE`, as in `JOURNAL_STREAM`.
-    public var description: String { "\(device):\(inode)" }
+    var description: String { "\(device):\(inode)" }
 }

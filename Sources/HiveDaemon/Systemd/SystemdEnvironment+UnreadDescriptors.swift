@@ -11,9 +11,9 @@ extension SystemdEnvironment {
     /// Remembered with the device and inode it had at ``capture()``, so that
     /// ``closeUnreadDescriptors()`` closes it only if the number still names the same file
     /// (a number that was free then may be the daemon's own by now).
-    public struct UnreadDescriptor: Sendable, Hashable {
+    struct UnreadDescriptor: Sendable, Hashable {
         /// The descriptor's number (3 and up).
-        public let descriptor: Int32
+        let descriptor: Int32
         let device: UInt64
         let inode: UInt64
 
@@ -44,7 +44,7 @@ extension SystemdEnvironment {
 
     /// Closes the ``unreadDescriptors`` that still name what they named at ``capture()``;
     /// returns the numbers closed. Call it once.
-    public func closeUnreadDescriptors() -> [Int32] {
+    func closeUnreadDescriptors() -> [Int32] {
         unreadDescriptors.compactMap { unread in
             guard UnreadDescriptor(unread.descriptor) == unread else { return nil }
             close(unread.descriptor)

@@ -11,9 +11,9 @@ import HiveKit
 /// route or action is not exported, 69 when the socket cannot be reached or turned the
 /// connection away, 70 when the route's or action's handler failed, 77 when access is
 /// denied, 78 for a reload of an invalid file.
-public struct ControlTool: Sendable {
+struct ControlTool: Sendable {
     /// What to ask.
-    public enum Command: Sendable {
+    enum Command: Sendable {
         /// Phase, uptime and one line per module.
         case status
         /// Every (module, event) by time spent, slowest first.
@@ -39,14 +39,14 @@ public struct ControlTool: Sendable {
     }
 
     /// The daemon asked.
-    public let identity: DaemonIdentity
+    let identity: DaemonIdentity
     /// The socket's path.
-    public let socket: String
+    let socket: String
     /// Print raw replies instead of text.
-    public let json: Bool
+    let json: Bool
     /// The daemon's pid when systemd runs the tool for its unit (`MAINPID`, set for
     /// `ExecReload=`): `reload` falls back to `SIGHUP` when the socket is off.
-    public let mainPID: Int32?
+    let mainPID: Int32?
 
     /// A tool for the socket at `socket`, else `control` in `runtimeDirectory` (systemd's
     /// `RUNTIME_DIRECTORY`, set for the unit's own commands such as `ExecReload=`), else
@@ -57,7 +57,7 @@ public struct ControlTool: Sendable {
     /// socket turns away (`Unavailable`: every client slot taken, or the daemon out of
     /// descriptors), sends `SIGHUP` to that process instead, so `systemctl reload` keeps
     /// working.
-    public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
+    init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
         self.identity = identity
         self.socket = socket
             ?? ControlConfiguration().socketPath(runtimeDirectory: runtimeDirectory)
@@ -67,7 +67,7 @@ public struct ControlTool: Sendable {
     }
 
     /// Runs `command`; returns the exit status.
-    public func run(_ command: Command) -> Int32 {
+    func run(_ command: Command) -> Int32 {
         do {
             let client = try ControlClient(path: socket, daemon: identity.name)
             if case .reload = command, let mainPID {
