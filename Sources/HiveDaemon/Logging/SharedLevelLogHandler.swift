@@ -1,16 +1,17 @@
+import HiveKit
 import Logging
 
 /// The process's own handler (the one it bootstrapped, or swift-log's default), made to follow ``HiveLogging/level`` (the
 /// configuration's `log.level`) like HiveDaemon's own handlers, until a logger sets its
 /// own level. Everything else goes to the wrapped handler.
-struct SharedLevelLogHandler: LogHandler {
-    private var wrapped: any LogHandler
+struct SharedLevelLogHandler: ForwardingLogHandler {
+    var base: any LogHandler
     private var ownLevel: Logger.Level?
 
     init(wrapping handler: any LogHandler) {
-        wrapped = handler
+        base = handler
         // The wrapped handler writes whatever this one lets through.
-        wrapped.logLevel = .trace
+        base.logLevel = .trace
     }
 
     var logLevel: Logger.Level {
@@ -18,22 +19,7 @@ struct SharedLevelLogHandler: LogHandler {
         set { ownLevel = newValue }
     }
 
-    var metadata: Logger.Metadata {
-        get { wrapped.metadata }
-        set { wrapped.metadata = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { wrapped.metadataProvider }
-        set { wrapped.metadataProvider = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { wrapped[metadataKey: key] }
-        set { wrapped[metadataKey: key] = newValue }
-    }
-
     func log(event: LogEvent) {
-        wrapped.log(event: event)
+        base.log(event: event)
     }
 }

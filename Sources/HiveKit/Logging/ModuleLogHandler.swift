@@ -4,8 +4,8 @@ import Logging
 /// and, on each line, the event the hive is delivering when the line is logged (`event`
 /// metadata), not the one during which the logger was handed out. A line logged between
 /// events carries no `event`; one that names its own `event` keeps it.
-struct ModuleLogHandler: LogHandler {
-    private var base: any LogHandler
+struct ModuleLogHandler: ForwardingLogHandler {
+    var base: any LogHandler
     private let currentEvent: CurrentEvent
 
     /// Wraps `base` for the module `name` of the hive whose event is `currentEvent`.
@@ -15,24 +15,9 @@ struct ModuleLogHandler: LogHandler {
         self.currentEvent = currentEvent
     }
 
-    var metadata: Logger.Metadata {
-        get { base.metadata }
-        set { base.metadata = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { base.metadataProvider }
-        set { base.metadataProvider = newValue }
-    }
-
     var logLevel: Logger.Level {
         get { base.logLevel }
         set { base.logLevel = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { base[metadataKey: key] }
-        set { base[metadataKey: key] = newValue }
     }
 
     func log(event: LogEvent) {
