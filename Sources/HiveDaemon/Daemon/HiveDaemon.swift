@@ -154,7 +154,7 @@ public final class HiveDaemon: Sendable {
         do {
             configuration = try readConfiguration()
         } catch {
-            writeStandardError("\(options.identity.name): \(StderrLogHandler.escaped("\(error)"))\n")
+            writeStandardError("\(options.identity.name): \(DaemonLogHandler.escaped("\(error)"))\n")
             notifier.send(.status("invalid configuration: \(error)"))
             return nil
         }

@@ -62,7 +62,7 @@ public enum HiveLogging {
         sharedLevel.level = level
         return chosen.withLock { chosen in
             if let chosen { return chosen }
-            let resolved = effective(target.resolved(in: environment), journalAvailable: JournalLogHandler.journalAvailable())
+            let resolved = effective(target.resolved(in: environment), journalAvailable: DaemonLogHandler.journalAvailable())
             let setup = choose(
                 mayBootstrap: mayBootstrap, handlerInPlace: mayBootstrap && processBootstrappedItsOwn(), target: resolved)
             if case .installed(let target) = setup {
@@ -111,23 +111,15 @@ public enum HiveLogging {
     ) -> any LogHandler {
         let resolved = target == .auto ? target.resolved(in: environment ?? .capture()) : target
         return switch resolved {
-        case .journal:
-            JournalLogHandler(identifier: identifier, ownLevel: nil, sharedLevel: sharedLevel, metadataProvider: nil)
-        case .stderr, .auto:
-            stderrHandler()
+        case .journal: DaemonLogHandler(.journal(identifier: identifier), sharedLevel: sharedLevel)
+        case .stderr, .auto: DaemonLogHandler(.stderr(colors: colors), sharedLevel: sharedLevel)
         }
     }
 
     /// Whether stderr lines are coloured, decided once: a terminal, `NO_COLOR` unset or
     /// empty, `TERM` not `dumb`.
-    private static let colors = StderrLogHandler.wantsColors(environment: Dictionary(
+    private static let colors = DaemonLogHandler.wantsColors(environment: Dictionary(
         uniqueKeysWithValues: ["NO_COLOR", "TERM"].compactMap { name in getenv(name).map { (name, String(cString: $0)) } }))
-
-    private static func stderrHandler() -> StderrLogHandler {
-        var handler = StderrLogHandler(ownLevel: nil, sharedLevel: sharedLevel, timestamps: true, metadataProvider: nil)
-        handler.colors = colors
-        return handler
-    }
 
     /// Waits until the log lines and journal entries queued so far were written, or until
     /// `deadline` (`CLOCK_MONOTONIC` nanoseconds); returns whether they all were.

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension StderrLogHandler {
+extension DaemonLogHandler {
     /// One log line, newline included: `[TIMESTAMP ]LEVEL[ [MODULE]][ EVENT:] MESSAGE[ key=value…][ error=…]`.
     ///
     /// Pure. `module` and `event` come from the metadata keys of those names (the same
@@ -78,18 +78,7 @@ extension StderrLogHandler {
             $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
         }
         guard needsQuotes else { return value }
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: appendEscaping(scalar, to: &result)
-            }
-        }
-        return result + "\""
+        return value.quoted { scalar, result in appendEscaping(scalar, to: &result) }
     }
 
     /// `text` with control characters written as escapes: `\n`, `\r`, `\t`, `\x1b`,
