@@ -134,8 +134,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
     }
 
     /// `JOURNAL_STREAM` parsed, or nil if unset or malformed.
-    var journalStream: JournalStream? {
-        journalStreamVariable.flatMap(JournalStream.init(parsing:))
+    var journalStream: FileIdentity? {
+        journalStreamVariable.flatMap(FileIdentity.init(parsing:))
     }
 
     /// Whether this process's stderr is the journal stream systemd set up: `JOURNAL_STREAM`

@@ -119,7 +119,7 @@ extension ProcessEnvironmentSuite {
                 notifySocket: "/run/n", watchdogMicroseconds: "100", watchdogPID: "7",
                 listenFDs: "2", listenPID: "8", listenFDNames: "a:b", fileDescriptorStoreMaximum: "16",
                 journalStream: "9:10"))
-            #expect(captured.journalStream == JournalStream(device: 9, inode: 10))
+            #expect(captured.journalStream == FileIdentity(device: 9, inode: 10))
         }
 
         static func monotonicMicroseconds() -> UInt64 {
