@@ -74,8 +74,8 @@ struct ControlTool: Sendable {
                 // Under ExecReload=: a socket that turns the call away (every slot taken, or
                 // the daemon out of descriptors) must not make `systemctl reload` fail.
                 let reply = try client.call("\(DaemonInterface.name).Reload", DaemonAPI.Empty())
-                if reply.error == "\(DaemonInterface.name).Unavailable" {
-                    return signalReload(mainPID, because: "\(socket): \(CtlText.message(of: reply, path: socket))", turnedAway: true)
+                if case .unavailable(let message)? = failure(of: reply)?.error {
+                    return signalReload(mainPID, because: "\(socket): \(message)", turnedAway: true)
                 }
                 return try show(reply, DaemonAPI.ReloadResult.self, CtlText.reload)
             }
@@ -167,15 +167,15 @@ struct ControlTool: Sendable {
         _ reply: ControlReply, _ type: Parameters.Type, _ format: (Parameters) -> String
     ) throws(ControlClientError) -> Int32 {
         if json { print(reply.text) }
-        if let error = reply.error {
-            if !json { printError(CtlText.error(error, reply, path: socket)) }
+        if let (name, error, parameters) = failure(of: reply) {
+            if !json { printError(CtlText.error(error, name: name, parameters: parameters, path: socket)) }
             return switch error {
-            case "io.hivekit.Daemon.ConfigurationInvalid": 78
-            case "io.hivekit.Daemon.PermissionDenied": 77
-            case "io.hivekit.Daemon.Unavailable": 69
-            case "io.hivekit.Daemon.NotFound": 66
-            case "io.hivekit.Daemon.NotExported": 67
-            case "io.hivekit.Daemon.CallFailed": 70
+            case .configurationInvalid: 78
+            case .permissionDenied: 77
+            case .unavailable: 69
+            case .notFound: 66
+            case .notExported: 67
+            case .callFailed: 70
             default: 1
             }
         }
@@ -184,6 +184,17 @@ struct ControlTool: Sendable {
             if !text.isEmpty { print(text) }
         }
         return 0
+    }
+
+    /// An error reply's name, its error as the interface defines it (`nil` for one it does
+    /// not define, or parameters it cannot go without) and its parameters; `nil` for a
+    /// reply that is no error.
+    private func failure(
+        of reply: ControlReply
+    ) -> (name: String, error: VarlinkError?, parameters: VarlinkError.Parameters)? {
+        guard let name = reply.error else { return nil }
+        let parameters = (try? reply.parameters(VarlinkError.Parameters.self, path: socket)) ?? VarlinkError.Parameters()
+        return (name, VarlinkError(name: name, parameters: parameters), parameters)
     }
 
     private func printError(_ text: String) {
