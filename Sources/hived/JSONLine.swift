@@ -1,3 +1,5 @@
+import HiveDaemon
+
 /// Builds one line of JSON object text, without Foundation.
 struct JSONLine {
     private var text = "{"
@@ -32,20 +34,13 @@ struct JSONLine {
 
     /// `value` as a JSON string literal.
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+        value.quoted { scalar, result in
+            if scalar.value < 0x20 {
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
     }
 }

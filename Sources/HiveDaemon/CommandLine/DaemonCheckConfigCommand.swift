@@ -21,7 +21,7 @@ struct DaemonCheckConfigCommand<Program: DaemonProgram>: ParsableCommand {
             print("\(path): ok (\(enabled) module\(enabled == 1 ? "" : "s") enabled)")
         } catch {
             var standardError = StandardError()
-            print(StderrLogHandler.escaped("\(error)"), to: &standardError)
+            print(DaemonLogHandler.escaped("\(error)"), to: &standardError)
             throw ExitCode(DaemonExitCode.invalidConfiguration.rawValue)
         }
     }

@@ -79,7 +79,7 @@ extension DaemonProgram {
     /// The options the daemon runs with: the program's identity and types, the
     /// configuration at `configurationPath` (`nil`: the embedded one), the overrides of
     /// this process's environment, and `systemd`.
-    public static func options(configurationPath: String?, systemd: SystemdEnvironment) -> DaemonOptions {
+    static func options(configurationPath: String?, systemd: SystemdEnvironment) -> DaemonOptions {
         DaemonOptions(
             identity: identity,
             configurationPath: configurationPath,

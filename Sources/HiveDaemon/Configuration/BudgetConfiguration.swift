@@ -9,7 +9,7 @@ import HiveKit
 ///   take (default `30s`). Overridden by `NAME_BUDGET_STOP`.
 public struct BudgetConfiguration: Sendable, Hashable {
     /// The shortest budget accepted (1 ms): anything shorter is a configuration error.
-    public static let minimum: Duration = .milliseconds(1)
+    static let minimum: Duration = .milliseconds(1)
 
     /// Time budget of one hook call when the module names none.
     public var event: Duration
@@ -17,7 +17,7 @@ public struct BudgetConfiguration: Sendable, Hashable {
     public var stop: Duration
 
     /// Budgets; the defaults are 5 s per event and 30 s for the whole stop.
-    public init(event: Duration = .seconds(5), stop: Duration = .seconds(30)) {
+    init(event: Duration = .seconds(5), stop: Duration = .seconds(30)) {
         self.event = event
         self.stop = stop
     }

@@ -13,15 +13,15 @@ import Darwin
 /// ``DaemonIdentity/processOverrides()``; ``none`` overrides nothing.
 public struct ConfigurationOverrides: Sendable, Hashable {
     /// What follows the prefix in each variable's name, in the order they are applied.
-    public static let suffixes = ["ENVIRONMENT", "LOG_LEVEL", "LOG_TARGET", "BUDGET_EVENT", "BUDGET_STOP"]
+    static let suffixes = ["ENVIRONMENT", "LOG_LEVEL", "LOG_TARGET", "BUDGET_EVENT", "BUDGET_STOP"]
 
     /// The prefix of every variable, `_` included (`MYDAEMON_`).
-    public let prefix: String
+    let prefix: String
     /// The override variables that are set, by full name; other variables are left out.
-    public let values: [String: String]
+    let values: [String: String]
 
     /// The overrides `environment` holds for variables named `prefix` + a suffix.
-    public init(prefix: String, environment: [String: String]) {
+    init(prefix: String, environment: [String: String]) {
         self.prefix = prefix
         var values: [String: String] = [:]
         for suffix in Self.suffixes {
@@ -34,7 +34,7 @@ public struct ConfigurationOverrides: Sendable, Hashable {
     public static let none = ConfigurationOverrides(prefix: "", environment: [:])
 
     /// The full names of the variables, in the order they are applied.
-    public var variableNames: [String] { Self.suffixes.map { prefix + $0 } }
+    var variableNames: [String] { Self.suffixes.map { prefix + $0 } }
 
     /// The value of the variable `prefix` + `suffix`, when set to more than whitespace.
     func value(_ suffix: String) -> (name: String, value: String)? {

@@ -19,7 +19,7 @@ public struct ControlConfiguration: Sendable, Hashable {
     public var group: String?
 
     /// A control configuration; the defaults are those of an absent `control:` key.
-    public init(isEnabled: Bool = true, socket: String? = nil, group: String? = nil) {
+    init(isEnabled: Bool = true, socket: String? = nil, group: String? = nil) {
         self.isEnabled = isEnabled
         self.socket = socket
         self.group = group
@@ -27,7 +27,7 @@ public struct ControlConfiguration: Sendable, Hashable {
 
     /// The socket's path: ``socket``, else `control` in the first directory of
     /// `runtimeDirectory` (systemd's `RUNTIME_DIRECTORY`); `nil` when disabled or neither is set.
-    public func socketPath(runtimeDirectory: String?) -> String? {
+    func socketPath(runtimeDirectory: String?) -> String? {
         guard isEnabled else { return nil }
         if let socket { return socket }
         guard let directories = runtimeDirectory,

@@ -6,7 +6,7 @@ extension DaemonConfiguration {
     /// per-event budget, with `logger` as the modules' base logger.
     ///
     /// The logger is the caller's: this type does not build log handlers.
-    public func hiveConfiguration(logger: Logger) -> HiveConfiguration {
+    func hiveConfiguration(logger: Logger) -> HiveConfiguration {
         HiveConfiguration(environment: environment, defaultBudget: budgets.event, logger: logger)
     }
 }

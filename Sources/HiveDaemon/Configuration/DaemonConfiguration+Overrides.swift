@@ -13,7 +13,7 @@ extension DaemonConfiguration {
     ///
     /// - Throws: ``HiveError`` (`invalidConfiguration`) naming the variable whose value
     ///   is invalid.
-    public func applyingOverrides(_ overrides: ConfigurationOverrides) throws(HiveError) -> DaemonConfiguration {
+    func applyingOverrides(_ overrides: ConfigurationOverrides) throws(HiveError) -> DaemonConfiguration {
         var result = self
         func choice<Value>(
             _ suffix: String, _ choices: [(String, Value)], aliases: [(String, Value)] = []

@@ -3,8 +3,7 @@ import HiveKit
 /// budgets, the signal map, system sleep, memory pressure, the modules and the services.
 ///
 /// Build one with ``DaemonConfiguration/load(path:catalog:overrides:daemonName:)`` or
-/// ``DaemonConfiguration/parse(_:path:catalog:overrides:daemonName:)``; `init()` gives the
-/// empty configuration an empty file yields.
+/// ``DaemonConfiguration/parse(_:path:catalog:overrides:daemonName:)``.
 ///
 /// ## Configuration keys
 /// - `environment`: `development`, `testing`, `staging` or `production` (default);
@@ -39,7 +38,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// Whether the file says `modules: []`: no modules, on purpose. A reload that would
     /// remove every running module is refused otherwise, since a file caught half-written
     /// (cut right after `modules:`) or emptied looks the same.
-    public var declaresNoModules = false
+    var declaresNoModules = false
     /// The configured services, in file order; (service, name) pairs are unique.
     public var services: [ServiceSpec]
     /// The control socket: where, and who may use it.
@@ -48,7 +47,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var path: String?
 
     /// A configuration; the defaults are those of an empty file.
-    public init(
+    init(
         environment: HiveEnvironment = .production,
         log: LogConfiguration = LogConfiguration(),
         budgets: BudgetConfiguration = BudgetConfiguration(),
@@ -73,10 +72,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     }
 
     /// The modules that are enabled, in file order.
-    public var enabledModules: [ModuleDescriptor] { modules.filter(\.isEnabled) }
+    var enabledModules: [ModuleDescriptor] { modules.filter(\.isEnabled) }
 
     /// The configured module named `name`, enabled or not.
-    public func module(named name: String) -> ModuleDescriptor? {
+    func module(named name: String) -> ModuleDescriptor? {
         modules.first { $0.name == name }
     }
 }

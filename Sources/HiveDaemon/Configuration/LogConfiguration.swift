@@ -19,7 +19,7 @@ public struct LogConfiguration: Sendable, Hashable {
     static let levelAliases = [("warn", Logger.Level.warning)]
 
     /// A log configuration; the defaults are `info` and `auto`.
-    public init(level: Logger.Level = .info, target: LogTarget = .auto) {
+    init(level: Logger.Level = .info, target: LogTarget = .auto) {
         self.level = level
         self.target = target
     }

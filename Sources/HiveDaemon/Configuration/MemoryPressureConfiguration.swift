@@ -23,7 +23,7 @@ public struct MemoryPressureConfiguration: Sendable, Hashable {
 
     /// A memory pressure configuration; the defaults are `some 200ms 2s`, one warning
     /// per 2 s at most.
-    public init(
+    init(
         watch: Bool = true, threshold: Duration = .milliseconds(200), window: Duration = .seconds(2),
         interval: Duration = .seconds(2)
     ) {

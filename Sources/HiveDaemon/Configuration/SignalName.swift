@@ -7,7 +7,7 @@ import Darwin
 
 /// Converts between signal names as configuration files write them (`SIGUSR1`, `USR1`,
 /// `SIGRTMIN+3`, `rtmax-1`) and signal numbers.
-public enum SignalName {
+enum SignalName {
     /// The standard signals by name, without the `SIG` prefix.
     static let standard: [(name: String, number: Int32)] = {
         var table: [(String, Int32)] = [
@@ -45,14 +45,14 @@ public enum SignalName {
     }
 
     /// The highest valid signal number.
-    public static var maximum: Int32 {
+    static var maximum: Int32 {
         realTimeMaximum ?? standard.map(\.number).max() ?? 31
     }
 
     /// The number of the signal called `name`: `SIGUSR1`, `USR1`, `sigusr1`, `SIGRTMIN`,
     /// `SIGRTMIN+3`, `SIGRTMAX-2`, in any ASCII case (only: `ſigusr1` is no signal);
     /// `nil` for an unknown name or a real-time offset out of range.
-    public static func number(for name: String) -> Int32? {
+    static func number(for name: String) -> Int32? {
         let upper = name.unicodeScalars.map { $0.value >= 0x61 && $0.value <= 0x7A ? Unicode.Scalar($0.value - 32)! : $0 }
         var text = Substring(String(String.UnicodeScalarView(upper)))
         if text.hasPrefix("SIG") { text = text.dropFirst(3) }
@@ -75,7 +75,7 @@ public enum SignalName {
 
     /// The conventional name of signal `number` (`SIGUSR1`, `SIGRTMIN+3`), or
     /// `signal N` for a number without one.
-    public static func name(of number: Int32) -> String {
+    static func name(of number: Int32) -> String {
         if let entry = standard.first(where: { $0.number == number }) { return "SIG" + entry.name }
         if let low = realTimeMinimum, let high = realTimeMaximum, (low...high).contains(number) {
             return number == low ? "SIGRTMIN" : "SIGRTMIN+\(number - low)"

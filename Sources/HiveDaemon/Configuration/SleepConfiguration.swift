@@ -16,7 +16,7 @@ public struct SleepConfiguration: Sendable, Hashable {
     public var budget: Duration
 
     /// A sleep configuration; the defaults follow sleep with a budget of 4 s.
-    public init(follow: Bool = true, budget: Duration = .seconds(4)) {
+    init(follow: Bool = true, budget: Duration = .seconds(4)) {
         self.follow = follow
         self.budget = budget
     }

@@ -125,18 +125,15 @@ private struct Composer {
                 type = scalar.style == YAML_PLAIN_SCALAR_STYLE ? PlainScalar.type(of: text) : .string
             }
             add(YAMLNode(content: .scalar(text, type), line: line, size: 1, bytes: scalar.length), anchor: Self.string(scalar.anchor))
-        case YAML_SEQUENCE_START_EVENT:
-            let start = event.data.sequence_start
-            try check(Self.string(start.tag), allowing: "tag:yaml.org,2002:seq", line: line)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            let (tag, anchor) = isMapping
+                ? (event.data.mapping_start.tag, event.data.mapping_start.anchor)
+                : (event.data.sequence_start.tag, event.data.sequence_start.anchor)
+            try check(Self.string(tag), allowing: isMapping ? "tag:yaml.org,2002:map" : "tag:yaml.org,2002:seq", line: line)
             try checkDepth(line: line)
             try count(1, line: line)
-            stack.append(Frame(isMapping: false, line: line, anchor: Self.string(start.anchor), start: pending.count))
-        case YAML_MAPPING_START_EVENT:
-            let start = event.data.mapping_start
-            try check(Self.string(start.tag), allowing: "tag:yaml.org,2002:map", line: line)
-            try checkDepth(line: line)
-            try count(1, line: line)
-            stack.append(Frame(isMapping: true, line: line, anchor: Self.string(start.anchor), start: pending.count))
+            stack.append(Frame(isMapping: isMapping, line: line, anchor: Self.string(anchor), start: pending.count))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { break }
             add(try node(closing: frame), anchor: frame.anchor)

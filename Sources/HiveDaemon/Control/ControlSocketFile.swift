@@ -73,13 +73,13 @@ enum ControlSocketFile {
 }
 
 /// Why the control socket could not be created: `PATH: step: strerror`.
-public struct ControlSocketError: Error, Sendable, CustomStringConvertible {
+struct ControlSocketError: Error, Sendable, CustomStringConvertible {
     /// The socket's path.
-    public let path: String
+    let path: String
     /// What failed (`bind`, `chmod`…).
-    public let step: String
+    let step: String
     /// The errno.
-    public let errno: Int32
+    let errno: Int32
 
     init(_ path: String, _ step: String, errno: Int32) {
         self.path = path
@@ -88,7 +88,7 @@ public struct ControlSocketError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `/run/hived/control: bind: Permission denied`.
-    public var description: String {
+    var description: String {
         "\(path): \(step): \(String(cString: strerror(errno)))"
     }
 }

@@ -35,7 +35,7 @@ public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `name` can name a daemon (see ``name``).
-    public static func isValidName(_ name: String) -> Bool {
+    static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, Self.isAlphanumeric(first) else { return false }
         return name.utf8.allSatisfy { Self.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
     }
@@ -46,7 +46,7 @@ public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The label of the daemon's loggers and the journal's `SYSLOG_IDENTIFIER`: the name.
-    public var logLabel: String { name }
+    var logLabel: String { name }
 
     /// The prefix of the daemon's environment variables: the name in capitals, every
     /// character other than a letter or digit turned into `_`, then `_` (`my-daemon` →
@@ -62,13 +62,13 @@ public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The environment variable `suffix` of this daemon: `LOG_LEVEL` → `MYDAEMON_LOG_LEVEL`.
-    public func environmentVariable(_ suffix: String) -> String { environmentPrefix + suffix }
+    func environmentVariable(_ suffix: String) -> String { environmentPrefix + suffix }
 
     /// The file the daemon reads when no `--config` is given: `/etc/NAME/NAME.yaml`.
     public var configurationPath: String { "/etc/\(name)/\(name).yaml" }
 
     /// The name of the daemon's runtime directory (systemd's `RuntimeDirectory=`): the name.
-    public var runtimeDirectoryName: String { name }
+    var runtimeDirectoryName: String { name }
 
     /// The daemon's runtime directory, for sockets and other volatile files: `/run/NAME`.
     public var runtimeDirectory: String { "/run/\(runtimeDirectoryName)" }

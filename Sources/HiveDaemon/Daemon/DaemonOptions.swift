@@ -69,7 +69,7 @@ public struct DaemonOptions: Sendable {
     ///
     /// - Throws: ``HiveError`` with `file:line`; nothing is applied. A malformed or
     ///   duplicate annotation is an error too, naming its places.
-    public func loadConfiguration() throws(HiveError) -> DaemonConfiguration {
+    func loadConfiguration() throws(HiveError) -> DaemonConfiguration {
         if let annotationError { throw annotationError }
         let configuration: DaemonConfiguration
         if let configurationPath {

@@ -21,15 +21,15 @@ public enum DaemonSignals {
     ]
 
     /// Signals with a fixed meaning: stop, reload, suspend and resume.
-    public static let reserved: Set<Int32> = [SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCONT]
+    static let reserved: Set<Int32> = [SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCONT]
 
     /// Every signal the daemon blocks and reads with `sigwaitinfo`.
-    public static let handled: [Int32] = (1...SignalName.maximum).filter { signal in
+    static let handled: [Int32] = (1...SignalName.maximum).filter { signal in
         !unhandled.contains(signal) && (signal < 32 || signal >= (SignalName.realTimeMinimum ?? 32))
     }
 
     /// Whether a configuration may map `signal` to an event.
-    public static func isMappable(_ signal: Int32) -> Bool {
+    static func isMappable(_ signal: Int32) -> Bool {
         handled.contains(signal) && !reserved.contains(signal)
     }
 
@@ -59,7 +59,7 @@ public enum DaemonSignals {
     /// Unblocks every signal in the calling thread, for a command that does not run the
     /// daemon (`check-config`): `SIGINT` and `SIGTERM` then end it as they end any tool.
     /// Wraps `pthread_sigmask`.
-    public static func unblockInCallingThread() {
+    static func unblockInCallingThread() {
         var set = sigset_t()
         sigemptyset(&set)
         pthread_sigmask(SIG_SETMASK, &set, nil)

@@ -135,7 +135,7 @@ extension HiveDaemon {
     /// After a stop signal, the stop budget bounds all of it: a notification socket that
     /// does not drain by the deadline turns a clean stop into the stop guard's exit 75,
     /// naming `NOTIFY_SOCKET`. Without one (exit 70 or 78), the outputs get a second.
-    public func exit(_ status: DaemonExitCode) -> Never {
+    func exit(_ status: DaemonExitCode) -> Never {
         let now = MonotonicClock.nanoseconds()
         guard let deadline = stopGuard.armedDeadline else {
             _ = stopGuard.claim(status.rawValue)

@@ -65,7 +65,7 @@ public final class HiveDaemon: Sendable {
     }
 
     /// A daemon for `options`; nothing runs before ``run()``.
-    public init(_ options: DaemonOptions) {
+    package init(_ options: DaemonOptions) {
         self.options = options
         let identifier = options.identity.logLabel
         let stderrLogger = Logger(label: identifier) { _ in
@@ -78,7 +78,8 @@ public final class HiveDaemon: Sendable {
     package var logger: Logger { state.withLock { $0.logger } }
 
     /// Runs the daemon on a task while the calling thread, the main thread, reads signals;
-    /// exits the process with the daemon's status (see ``exit(_:)``).
+    /// exits the process with the daemon's status (``DaemonExitCode``), once systemd took
+    /// the notifications queued before and the log lines had a moment to go out.
     ///
     /// It first blocks the signals the daemon reads in the calling thread
     /// (``DaemonSignals/blockInCallingThread()``), so the threads the daemon starts inherit
@@ -102,7 +103,7 @@ public final class HiveDaemon: Sendable {
     /// Runs the daemon until it is stopped, phase after phase (``DaemonLifecycle``);
     /// returns the exit status. Signals reach it only while ``SignalReader`` runs
     /// (``main(_:)`` does that).
-    public func run() async -> DaemonExitCode {
+    package func run() async -> DaemonExitCode {
         SignalReader.setHandler { [self] signal in receive(signal) }
         Self.fixMallocThresholds()
         defer { state.withLock { $0.lifecycle.finished() } }
@@ -153,7 +154,7 @@ public final class HiveDaemon: Sendable {
         do {
             configuration = try readConfiguration()
         } catch {
-            writeStandardError("\(options.identity.name): \(StderrLogHandler.escaped("\(error)"))\n")
+            writeStandardError("\(options.identity.name): \(DaemonLogHandler.escaped("\(error)"))\n")
             notifier.send(.status("invalid configuration: \(error)"))
             return nil
         }

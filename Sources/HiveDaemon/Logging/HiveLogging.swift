@@ -8,13 +8,13 @@ import Synchronization
 /// Sets up swift-log for a daemon: the journal or stderr, at a level a reload can change,
 /// or the handler of a process that owns swift-log itself.
 ///
-/// ``setUp(identity:target:level:environment:mayBootstrap:)`` decides once per process,
-/// before the daemon's first log line; the daemon then makes its loggers with the
-/// ``LogSetup`` it returns.
+/// The daemon decides once per process, before its first log line (`setUp`); a program
+/// with a `main` of its own that wants HiveDaemon's handlers bootstraps swift-log with
+/// ``makeHandler(target:identifier:environment:)``.
 public enum HiveLogging {
     /// The configuration names of the levels, lowest first:
     /// `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
-    public static let levelNames = Logger.Level.allCases.map(\.rawValue)
+    static let levelNames = Logger.Level.allCases.map(\.rawValue)
 
     private static let sharedLevel = LogLevelStore(.info)
     /// What the first call of ``setUp(identity:target:level:environment:mayBootstrap:)`` chose.
@@ -52,7 +52,7 @@ public enum HiveLogging {
     ///   - environment: the variables captured at the top of `main`.
     ///   - mayBootstrap: whether the daemon's code is the process's entry point (above).
     @discardableResult
-    public static func setUp(
+    static func setUp(
         identity: DaemonIdentity,
         target: LogTarget = .auto,
         level: Logger.Level = .info,
@@ -62,7 +62,7 @@ public enum HiveLogging {
         sharedLevel.level = level
         return chosen.withLock { chosen in
             if let chosen { return chosen }
-            let resolved = effective(target.resolved(in: environment), journalAvailable: JournalLogHandler.journalAvailable())
+            let resolved = effective(target.resolved(in: environment), journalAvailable: DaemonLogHandler.journalAvailable())
             let setup = choose(
                 mayBootstrap: mayBootstrap, handlerInPlace: mayBootstrap && processBootstrappedItsOwn(), target: resolved)
             if case .installed(let target) = setup {
@@ -94,15 +94,16 @@ public enum HiveLogging {
 
     /// The level of every logger of the daemon (HiveDaemon's handlers, or the process's
     /// wrapped) that has not set its own `logLevel`. Set it on reload to apply a new `log.level` at once.
-    public static var level: Logger.Level {
+    static var level: Logger.Level {
         get { sharedLevel.level }
         set { sharedLevel.level = newValue }
     }
 
-    /// A handler for `target` that follows ``level``; `auto` is resolved first against
-    /// `environment` (or, when nil, the live environment's `JOURNAL_STREAM`). What
-    /// ``setUp(identity:target:level:environment:mayBootstrap:)`` installs; a program with
-    /// a `main` of its own can bootstrap swift-log with it to log as hived does.
+    /// A handler for `target` at the configuration's `log.level` (a reload changes it);
+    /// `auto` is resolved first against `environment` (or, when nil, the live
+    /// environment's `JOURNAL_STREAM`): the journal when stderr is systemd's journal
+    /// stream, else stderr. What the daemon installs; a program with a `main` of its own
+    /// can bootstrap swift-log with it to log as hived does.
     ///
     /// - Parameter identifier: the journal's `SYSLOG_IDENTIFIER` (the daemon's name).
     public static func makeHandler(
@@ -110,35 +111,27 @@ public enum HiveLogging {
     ) -> any LogHandler {
         let resolved = target == .auto ? target.resolved(in: environment ?? .capture()) : target
         return switch resolved {
-        case .journal:
-            JournalLogHandler(identifier: identifier, ownLevel: nil, sharedLevel: sharedLevel, metadataProvider: nil)
-        case .stderr, .auto:
-            stderrHandler()
+        case .journal: DaemonLogHandler(.journal(identifier: identifier), sharedLevel: sharedLevel)
+        case .stderr, .auto: DaemonLogHandler(.stderr(colors: colors), sharedLevel: sharedLevel)
         }
     }
 
     /// Whether stderr lines are coloured, decided once: a terminal, `NO_COLOR` unset or
     /// empty, `TERM` not `dumb`.
-    private static let colors = StderrLogHandler.wantsColors(environment: Dictionary(
+    private static let colors = DaemonLogHandler.wantsColors(environment: Dictionary(
         uniqueKeysWithValues: ["NO_COLOR", "TERM"].compactMap { name in getenv(name).map { (name, String(cString: $0)) } }))
-
-    private static func stderrHandler() -> StderrLogHandler {
-        var handler = StderrLogHandler(ownLevel: nil, sharedLevel: sharedLevel, timestamps: true, metadataProvider: nil)
-        handler.colors = colors
-        return handler
-    }
 
     /// Waits until the log lines and journal entries queued so far were written, or until
     /// `deadline` (`CLOCK_MONOTONIC` nanoseconds); returns whether they all were.
     @discardableResult
-    public static func flush(until deadline: UInt64) -> Bool {
+    static func flush(until deadline: UInt64) -> Bool {
         let stderr = StderrWriter.flush(until: deadline)
         return JournalWriter.shared.flush(until: deadline) && stderr
     }
 
     /// The level a configuration names (`trace` … `critical`, any case, surrounding
     /// spaces ignored; `warn` is taken for `warning`), or nil.
-    public static func parseLevel(_ name: String) -> Logger.Level? {
+    static func parseLevel(_ name: String) -> Logger.Level? {
         let lower = name.trimmingSpaces.unicodeScalars.map {
             $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 32)! : $0
         }

@@ -4,31 +4,31 @@ import HiveKit
 /// Journal field names are 1 to 64 characters of `A-Z`, `0-9` and `_`, not starting with a
 /// digit or with `_` (those are journald's trusted fields). ``metadataName(forKey:)`` maps a
 /// swift-log metadata key onto such a name.
-public struct JournalField: Sendable, Hashable, CustomStringConvertible {
+struct JournalField: Sendable, Hashable, CustomStringConvertible {
     /// The field name, e.g. `HIVE_MODULE`.
-    public let name: String
+    let name: String
     /// The field value; may contain newlines (libsystemd then uses the binary form).
-    public let value: String
+    let value: String
 
     /// Makes a field. The caller keeps `name` to the journal's rules.
-    public init(_ name: String, _ value: String) {
+    init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 
     /// `NAME=value`, as handed to `sd_journal_sendv`.
-    public var assignment: String { name + "=" + value }
+    var assignment: String { name + "=" + value }
 
     /// `NAME=value`.
-    public var description: String { assignment }
+    var description: String { assignment }
 
     /// The longest field name journald accepts.
-    public static let maximumNameLength = 64
+    static let maximumNameLength = 64
 
     /// `HIVE_` followed by `key` upper-cased, every character outside `A-Z`, `0-9` and `_`
     /// replaced by `_`, cut to 64 characters: `module` → `HIVE_MODULE`,
     /// `request-id` → `HIVE_REQUEST_ID`, `ünïcode` → `HIVE__N_CODE`.
-    public static func metadataName(forKey key: String) -> String {
+    static func metadataName(forKey key: String) -> String {
         var name = "HIVE_"
         for scalar in key.unicodeScalars {
             guard name.utf8.count < maximumNameLength else { break }

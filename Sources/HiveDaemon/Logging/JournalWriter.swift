@@ -34,7 +34,7 @@ enum JournalWriter {
         let event = LogEvent(
             level: .warning, message: "\(DroppedLines.message(count, reason: "journald was not reading"))",
             metadata: nil, source: nil, file: #fileID, function: #function, line: #line)
-        let fields = JournalLogHandler.fields(for: event, metadata: [:], identifier: identifier)
+        let fields = DaemonLogHandler.fields(for: event, metadata: [:], identifier: identifier)
         return Entry(assignments: fields.map(\.assignment), event: event, metadata: [:], identifier: identifier)
     }
 

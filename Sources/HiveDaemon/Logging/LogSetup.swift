@@ -6,7 +6,7 @@ import Logging
 ///
 /// Whatever the handler, the daemon's loggers follow ``HiveLogging/level`` (the
 /// configuration's `log.level`, which a reload changes) until a logger sets its own level.
-public enum LogSetup: Sendable, Hashable {
+enum LogSetup: Sendable, Hashable {
     /// HiveDaemon's handlers, installed with `LoggingSystem.bootstrap`: the journal or stderr.
     case installed(LogTarget)
     /// The process's own handler: the one it bootstrapped, or swift-log's default.
@@ -14,7 +14,7 @@ public enum LogSetup: Sendable, Hashable {
 
     /// Where lines go: ``LogTarget/journal`` or ``LogTarget/stderr``; `nil` for the
     /// process's own handler.
-    public var target: LogTarget? {
+    var target: LogTarget? {
         switch self {
         case .installed(let target): target
         case .external: nil
@@ -22,7 +22,7 @@ public enum LogSetup: Sendable, Hashable {
     }
 
     /// A logger labelled `label` that writes where this setup says.
-    public func logger(label: String) -> Logger {
+    func logger(label: String) -> Logger {
         switch self {
         case .installed:
             Logger(label: label)

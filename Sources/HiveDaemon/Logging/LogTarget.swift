@@ -21,7 +21,7 @@ public enum LogTarget: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// - Parameters:
     ///   - environment: the variables captured at the top of `main`.
     ///   - descriptor: the descriptor to compare, stderr unless a test says otherwise.
-    public func resolved(in environment: SystemdEnvironment, descriptor: Int32 = STDERR_FILENO) -> LogTarget {
+    func resolved(in environment: SystemdEnvironment, descriptor: Int32 = STDERR_FILENO) -> LogTarget {
         guard self == .auto else { return self }
         return environment.stderrIsJournal(descriptor: descriptor) ? .journal : .stderr
     }

@@ -10,12 +10,12 @@ import Logging
 /// `HIVE_EVENT` fields, which stay for filtering.
 enum ModuleEventPrefix {
     /// `[module] event: `, `[module] `, `event: ` or nothing. Control characters in the
-    /// module and event names are escaped (see ``StderrLogHandler/escaped(_:)``), so
+    /// module and event names are escaped (see ``DaemonLogHandler/escaped(_:)``), so
     /// neither can start a line of its own.
     static func prefix(_ metadata: Logger.Metadata) -> String {
         var prefix = ""
-        if let module = metadata["module"] { prefix += "[" + StderrLogHandler.escaped("\(module)") + "] " }
-        if let event = metadata["event"] { prefix += StderrLogHandler.escaped("\(event)") + ": " }
+        if let module = metadata["module"] { prefix += "[" + DaemonLogHandler.escaped("\(module)") + "] " }
+        if let event = metadata["event"] { prefix += DaemonLogHandler.escaped("\(event)") + ": " }
         return prefix
     }
 }

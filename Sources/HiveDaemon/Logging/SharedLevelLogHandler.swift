@@ -5,13 +5,13 @@ import Logging
 /// configuration's `log.level`) like HiveDaemon's own handlers, until a logger sets its
 /// own level. Everything else goes to the wrapped handler.
 struct SharedLevelLogHandler: ForwardingLogHandler {
-    var wrapped: any LogHandler
+    var base: any LogHandler
     private var ownLevel: Logger.Level?
 
     init(wrapping handler: any LogHandler) {
-        wrapped = handler
+        base = handler
         // The wrapped handler writes whatever this one lets through.
-        wrapped.logLevel = .trace
+        base.logLevel = .trace
     }
 
     var logLevel: Logger.Level {
@@ -20,6 +20,6 @@ struct SharedLevelLogHandler: ForwardingLogHandler {
     }
 
     func log(event: LogEvent) {
-        wrapped.log(event: event)
+        base.log(event: event)
     }
 }

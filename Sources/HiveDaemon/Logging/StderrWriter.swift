@@ -25,8 +25,8 @@ enum StderrWriter {
 
     /// The line written where `count` lines are missing, a warning like any other line.
     static func dropNotice(_ count: Int) -> String {
-        StderrLogHandler.formatLine(
-            timestamp: StderrLogHandler.timestamp(), level: .warning,
+        DaemonLogHandler.formatLine(
+            timestamp: DaemonLogHandler.timestamp(), level: .warning,
             message: DroppedLines.message(count, reason: "stderr was not drained"), metadata: [:])
     }
 

@@ -6,13 +6,13 @@ extension NotifyMessage {
     /// ASCII without `:`, at most 255 bytes). Without `poll`, `FDPOLL=0` too: systemd then
     /// does not watch them for a hang-up (`POLLHUP` removes a descriptor from the store),
     /// which `epoll` cannot do on a regular file or a memfd anyway.
-    public static func storeDescriptors(name: String, poll: Bool = true) -> NotifyMessage {
+    static func storeDescriptors(name: String, poll: Bool = true) -> NotifyMessage {
         NotifyMessage(rawText: "FDSTORE=1\nFDNAME=\(name)" + (poll ? "" : "\nFDPOLL=0"))
     }
 
     /// `FDSTOREREMOVE=1` and `FDNAME=name`: close and forget every stored descriptor named
     /// `name`.
-    public static func removeStoredDescriptors(name: String) -> NotifyMessage {
+    static func removeStoredDescriptors(name: String) -> NotifyMessage {
         NotifyMessage(rawText: "FDSTOREREMOVE=1\nFDNAME=\(name)")
     }
 

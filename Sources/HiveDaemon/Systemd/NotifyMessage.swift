@@ -7,10 +7,10 @@ import HiveKit
 /// reaches systemd together, which is what `RELOADING=1` + `MONOTONIC_USEC=` needs.
 /// Status text is kept clean and short: control characters (a newline would end the
 /// assignment) become spaces, and text past ``maximumStatusBytes`` is cut with `…`.
-public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
+struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     /// What a message does, for the notifier's queue: only the latest `WATCHDOG=1`,
     /// `STATUS=` or `EXTEND_TIMEOUT_USEC=` matters; state changes must all arrive, in order.
-    public enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// `READY=1`, `RELOADING=1`, `STOPPING=1`, `ERRNO=`…: changes what systemd believes.
         case state
         /// Only `STATUS=`.
@@ -23,18 +23,18 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// The longest `STATUS=` assignment sent, `STATUS=` included, in UTF-8 bytes: 1 KiB.
     /// Longer text is cut and ends in `…`.
-    public static let maximumStatusBytes = 1024
+    static let maximumStatusBytes = 1024
 
     /// The datagram's text, exactly as sent, e.g. `READY=1\nSTATUS=running`.
-    public let text: String
+    let text: String
     /// What the message does.
-    public let kind: Kind
+    let kind: Kind
     /// Descriptors sent with the datagram (`SCM_RIGHTS`, for `FDSTORE=1`): duplicates the
     /// message owns, closed by the notifier once sent. Empty for every other message.
-    public internal(set) var descriptors: [Int32] = []
+    var descriptors: [Int32] = []
 
     /// A message of raw text; the caller keeps it to `NAME=value` lines.
-    public init(rawText: String) {
+    init(rawText: String) {
         self.text = rawText
         let lines = rawText.split(separator: "\n")
         if lines.allSatisfy({ $0.hasPrefix("STATUS=") }) {
@@ -49,7 +49,7 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `READY=1`, then `STATUS=` if given: start-up (or a reload) finished.
-    public static func ready(status: String? = nil) -> NotifyMessage {
+    static func ready(status: String? = nil) -> NotifyMessage {
         NotifyMessage(rawText: "READY=1").appending(status: status)
     }
 
@@ -58,7 +58,7 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter monotonicMicroseconds: `CLOCK_MONOTONIC` in microseconds; defaults to
     ///   now (nil), which is what systemd expects: it matches the timestamp against the
     ///   moment it sent the reload signal.
-    public static func reloading(
+    static func reloading(
         status: String? = nil,
         monotonicMicroseconds: UInt64? = nil
     ) -> NotifyMessage {
@@ -67,44 +67,44 @@ public struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `STOPPING=1`, then `STATUS=` if given: the stop has begun.
-    public static func stopping(status: String? = nil) -> NotifyMessage {
+    static func stopping(status: String? = nil) -> NotifyMessage {
         NotifyMessage(rawText: "STOPPING=1").appending(status: status)
     }
 
     /// `STATUS=text`: free text shown by `systemctl status`.
-    public static func status(_ text: String) -> NotifyMessage {
+    static func status(_ text: String) -> NotifyMessage {
         NotifyMessage(rawText: "STATUS=" + sanitized(text))
     }
 
     /// `WATCHDOG=1`: the keep-alive ping. Built once; sending it allocates nothing.
-    public static let watchdog = NotifyMessage(rawText: "WATCHDOG=1")
+    static let watchdog = NotifyMessage(rawText: "WATCHDOG=1")
 
     /// `EXTEND_TIMEOUT_USEC=`: asks systemd to wait `duration` more (from now) before it
     /// gives up on the current start, reload or stop. Rounded up to whole microseconds.
-    public static func extendTimeout(by duration: Duration) -> NotifyMessage {
+    static func extendTimeout(by duration: Duration) -> NotifyMessage {
         NotifyMessage(rawText: "EXTEND_TIMEOUT_USEC=\(microseconds(of: duration))")
     }
 
     /// `STATUS=` (if given) then `ERRNO=`: why the service failed, as an `errno` value.
-    public static func errno(_ code: Int32, status: String? = nil) -> NotifyMessage {
+    static func errno(_ code: Int32, status: String? = nil) -> NotifyMessage {
         let errno = NotifyMessage(rawText: "ERRNO=\(code)")
         guard let status else { return errno }
         return NotifyMessage.status(status).appending(errno)
     }
 
     /// This message followed by `other`, in one datagram.
-    public func appending(_ other: NotifyMessage) -> NotifyMessage {
+    func appending(_ other: NotifyMessage) -> NotifyMessage {
         NotifyMessage(rawText: text + "\n" + other.text)
     }
 
     /// This message followed by `STATUS=status`; unchanged when `status` is nil.
-    public func appending(status: String?) -> NotifyMessage {
+    func appending(status: String?) -> NotifyMessage {
         guard let status else { return self }
         return appending(.status(status))
     }
 
     /// The datagram's text.
-    public var description: String { text }
+    var description: String { text }
 
     /// `status` with control characters turned into spaces and cut (ending in `…`) so that
     /// `STATUS=` and it take at most ``maximumStatusBytes``.

@@ -18,7 +18,7 @@ import Glibc
 /// the unit's `FileDescriptorStoreMax` (on a thread of its own, a few milliseconds) and
 /// keeps the answer. Without a store, systemd would drop the descriptors with no word to
 /// the sender, so ``capacity()`` throws instead, saying why.
-public final class SystemdDescriptorStore: DescriptorStore {
+final class SystemdDescriptorStore: DescriptorStore {
     /// Why there is no store.
     struct Unavailable: Error, CustomStringConvertible {
         let description: String
@@ -35,7 +35,7 @@ public final class SystemdDescriptorStore: DescriptorStore {
     ///   - notifier: sends the store's messages; disabled (no `NOTIFY_SOCKET`) means no store.
     ///   - environment: the variables captured at the top of `main` (`FDSTORE`).
     ///   - logger: where the store's size is logged once it is known.
-    public init(notifier: SystemdNotifier, environment: SystemdEnvironment, logger: Logger) {
+    init(notifier: SystemdNotifier, environment: SystemdEnvironment, logger: Logger) {
         self.notifier = notifier
         self.environmentMaximum = environment.fileDescriptorStoreMaximum
         self.logger = logger
@@ -46,7 +46,7 @@ public final class SystemdDescriptorStore: DescriptorStore {
     ///
     /// - Throws: why there is no store: no `NOTIFY_SOCKET`, a store of size 0, or the
     ///   service manager could not be asked.
-    public func capacity() async throws -> Int {
+    func capacity() async throws -> Int {
         let task = answer.withLock { answer in
             if let answer { return answer }
             let task = Task { await self.findCapacity() }
@@ -62,14 +62,14 @@ public final class SystemdDescriptorStore: DescriptorStore {
     /// blocks.
     ///
     /// - Throws: ``SystemdError`` when the descriptor cannot be duplicated.
-    public func store(_ descriptor: Int32, name: String) throws {
+    func store(_ descriptor: Int32, name: String) throws {
         var info = stat()
         let isFile = fstat(descriptor, &info) == 0 && [S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT)
         try notifier.send(.storeDescriptors(name: name, poll: !isFile), descriptors: [descriptor])
     }
 
     /// Removes every descriptor stored under `name`.
-    public func remove(name: String) {
+    func remove(name: String) {
         notifier.send(.removeStoredDescriptors(name: name))
     }
 

@@ -8,23 +8,14 @@ extension SystemdEnvironment {
     /// closed rather than kept open for the life of the process. systemd never sends such
     /// variables; a broken wrapper might.
     ///
-    /// Remembered with the device and inode it had at ``capture()``, so that
+    /// Remembered with the file it was open on at ``capture()``, so that
     /// ``closeUnreadDescriptors()`` closes it only if the number still names the same file
     /// (a number that was free then may be the daemon's own by now).
-    public struct UnreadDescriptor: Sendable, Hashable {
+    struct UnreadDescriptor: Sendable, Hashable {
         /// The descriptor's number (3 and up).
-        public let descriptor: Int32
-        let device: UInt64
-        let inode: UInt64
-
-        /// What `descriptor` is now, or nil if it is not open.
-        init?(_ descriptor: Int32) {
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { return nil }
-            self.descriptor = descriptor
-            self.device = UInt64(info.st_dev)
-            self.inode = UInt64(info.st_ino)
-        }
+        let descriptor: Int32
+        /// What it was open on.
+        let file: FileIdentity
     }
 
     /// The open descriptors among the `LISTEN_FDS` from 3 on, when `LISTEN_PID` is this
@@ -36,17 +27,17 @@ extension SystemdEnvironment {
         let end = min(Int64(3) + Int64(count), Int64(getdtablesize()))
         return (Int64(3)..<max(end, 3)).compactMap { number in
             let descriptor = Int32(number)
-            guard let unread = UnreadDescriptor(descriptor) else { return nil }
+            guard let file = FileIdentity(descriptor: descriptor) else { return nil }
             _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-            return unread
+            return UnreadDescriptor(descriptor: descriptor, file: file)
         }
     }
 
     /// Closes the ``unreadDescriptors`` that still name what they named at ``capture()``;
     /// returns the numbers closed. Call it once.
-    public func closeUnreadDescriptors() -> [Int32] {
+    func closeUnreadDescriptors() -> [Int32] {
         unreadDescriptors.compactMap { unread in
-            guard UnreadDescriptor(unread.descriptor) == unread else { return nil }
+            guard unread.file.matches(descriptor: unread.descriptor) else { return nil }
             close(unread.descriptor)
             return unread.descriptor
         }

@@ -23,42 +23,42 @@ public struct SystemdEnvironment: Sendable, Hashable {
     ]
 
     /// `NOTIFY_SOCKET`: where `sd_notify` sends; nil (or empty) outside systemd.
-    public var notifySocket: String?
+    var notifySocket: String?
     /// `WATCHDOG_USEC`, unparsed.
-    public var watchdogMicroseconds: String?
+    var watchdogMicroseconds: String?
     /// `WATCHDOG_PID`, unparsed: the process the watchdog is meant for, if set.
-    public var watchdogPID: String?
+    var watchdogPID: String?
     /// `LISTEN_FDS`, unparsed: how many sockets socket activation passed.
-    public var listenFDs: String?
+    var listenFDs: String?
     /// `LISTEN_PID`, unparsed: the process the passed sockets are meant for.
-    public var listenPID: String?
+    var listenPID: String?
     /// `LISTEN_FDNAMES`, unparsed: the passed sockets' names, separated by `:`.
-    public var listenFDNames: String?
+    var listenFDNames: String?
     /// `FDSTORE`, unparsed: the size of the service's descriptor store, which systemd 254
     /// and later set when `FileDescriptorStoreMax=` is not zero.
-    public var fileDescriptorStoreMaximum: String?
+    var fileDescriptorStoreMaximum: String?
     /// The descriptors passed to this process (socket activation and the descriptor store),
     /// as `sd_listen_fds_with_names` read them in ``capture()``: empty when `LISTEN_PID` is
     /// another process's.
     public var passedDescriptors: [PassedDescriptor]
     /// Why the passed descriptors could not be read (malformed `LISTEN_*` variables), if so.
-    public var passedDescriptorsError: SystemdError?
+    var passedDescriptorsError: SystemdError?
     /// The descriptors meant for this process that could not be read, when
     /// ``passedDescriptorsError`` is set: to be closed (``closeUnreadDescriptors()``).
-    public var unreadDescriptors: [UnreadDescriptor]
+    var unreadDescriptors: [UnreadDescriptor]
     /// `JOURNAL_STREAM`, unparsed: `DEV:INODE` of the stream connected to journald.
-    public var journalStreamVariable: String?
+    var journalStreamVariable: String?
     /// `MEMORY_PRESSURE_WATCH`: the file or socket to watch for memory pressure (systemd
     /// 254 and later); `/dev/null` or empty turns the watch off.
-    public var memoryPressureWatch: String?
+    var memoryPressureWatch: String?
     /// `MEMORY_PRESSURE_WRITE`, base64: what to write to ``memoryPressureWatch`` first.
-    public var memoryPressureWrite: String?
+    var memoryPressureWrite: String?
     /// `RUNTIME_DIRECTORY`: the directories `RuntimeDirectory=` created, `:`-separated
     /// (the control socket's default place).
-    public var runtimeDirectory: String?
+    var runtimeDirectory: String?
 
     /// Makes an environment from explicit values (tests, or a caller that read them itself).
-    public init(
+    init(
         notifySocket: String? = nil,
         watchdogMicroseconds: String? = nil,
         watchdogPID: String? = nil,
@@ -94,7 +94,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
     /// descriptors with `sd_listen_fds_with_names(0, …)`, which also marks them close-on-exec
     /// so no child inherits them. Nothing is unset, and nothing is closed: when the
     /// variables are malformed, the descriptors they meant for this process are only noted
-    /// (``unreadDescriptors``).
+    /// (the daemon closes them once it has logged why).
     ///
     /// Call it once, at the top of `main`, before any thread is started.
     public static func capture() -> SystemdEnvironment {
@@ -128,19 +128,19 @@ public struct SystemdEnvironment: Sendable, Hashable {
     }
 
     /// Whether systemd asked for notifications (`NOTIFY_SOCKET` set and not empty).
-    public var notificationsEnabled: Bool {
+    var notificationsEnabled: Bool {
         guard let notifySocket else { return false }
         return !notifySocket.isEmpty
     }
 
     /// `JOURNAL_STREAM` parsed, or nil if unset or malformed.
-    public var journalStream: JournalStream? {
-        journalStreamVariable.flatMap(JournalStream.init(parsing:))
+    var journalStream: FileIdentity? {
+        journalStreamVariable.flatMap(FileIdentity.init(parsing:))
     }
 
     /// Whether this process's stderr is the journal stream systemd set up: `JOURNAL_STREAM`
     /// parses and matches `fstat(2)` of `descriptor` (stderr by default).
-    public func stderrIsJournal(descriptor: Int32 = STDERR_FILENO) -> Bool {
+    func stderrIsJournal(descriptor: Int32 = STDERR_FILENO) -> Bool {
         journalStream?.matches(descriptor: descriptor) ?? false
     }
 }

@@ -10,23 +10,23 @@ import Darwin
 /// libsystemd returns `-errno` on failure; ``check(_:_:)`` is the one place that turns
 /// such a return value into this error. `description` reads like `perror(3)`:
 /// `sd_notify: Connection refused (errno 111)`.
-public struct SystemdError: Error, Sendable, Hashable, CustomStringConvertible {
+struct SystemdError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The libsystemd function that failed, e.g. `sd_notify`.
-    public let function: String
+    let function: String
     /// The positive `errno` value the function reported (libsystemd returns its negation).
-    public let errno: Int32
+    let errno: Int32
 
     /// Makes an error for `function` failing with the positive `errno` value `errno`.
-    public init(function: String, errno: Int32) {
+    init(function: String, errno: Int32) {
         self.function = function
         self.errno = errno
     }
 
     /// `strerror(3)`'s text for ``errno``.
-    public var reason: String { String(cString: strerror(errno)) }
+    var reason: String { String(cString: strerror(errno)) }
 
     /// `function: reason (errno N)`.
-    public var description: String { "\(function): \(reason) (errno \(errno))" }
+    var description: String { "\(function): \(reason) (errno \(errno))" }
 
     /// Returns `result` when it is not negative; throws when it is a libsystemd `-errno`.
     ///
@@ -35,7 +35,7 @@ public struct SystemdError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - function: the C function's name, kept in the error.
     /// - Throws: ``SystemdError`` carrying `-result` as its ``errno``.
     @discardableResult
-    public static func check(_ result: Int32, _ function: String) throws(SystemdError) -> Int32 {
+    static func check(_ result: Int32, _ function: String) throws(SystemdError) -> Int32 {
         if result < 0 { throw SystemdError(function: function, errno: -result) }
         return result
     }

@@ -13,7 +13,7 @@ extension SystemdNotifier {
     /// - Throws: ``SystemdError`` (`fcntl`) when a descriptor cannot be duplicated (it is
     ///   closed, or the process is out of descriptors); nothing is queued then.
     @discardableResult
-    public func send(_ message: NotifyMessage, descriptors: [Int32]) throws(SystemdError) -> Bool {
+    func send(_ message: NotifyMessage, descriptors: [Int32]) throws(SystemdError) -> Bool {
         guard isEnabled else { return false }
         var message = message
         for descriptor in descriptors {
@@ -26,19 +26,6 @@ extension SystemdNotifier {
             message.descriptors.append(duplicate)
         }
         return send(message)
-    }
-
-    /// Sends `message` with `descriptors` now, on the calling thread, and reports a failure
-    /// as an error. Blocks while the receiver does not read: for tools and tests, never for
-    /// a daemon's event, signal or stop path (use ``send(_:descriptors:)`` there).
-    ///
-    /// - Returns: true if sent; false if notifications are off (no `NOTIFY_SOCKET`).
-    /// - Throws: ``SystemdError`` from `sd_pid_notify_with_fds`.
-    @discardableResult
-    public func trySend(_ message: NotifyMessage, descriptors: [Int32]) throws(SystemdError) -> Bool {
-        guard isEnabled else { return false }
-        return try SystemdError.check(
-            SystemdCalls.notify(message.text, descriptors: descriptors), "sd_pid_notify_with_fds") > 0
     }
 
     /// Sends one queued message on the writer thread (`sd_notify`, or

@@ -24,10 +24,10 @@ import Synchronization
 /// would make every later notification (`READY=1` after `RELOADING=1`, `WATCHDOG=1`) go
 /// nowhere. Safe to call from any thread; queueing ``NotifyMessage/watchdog`` allocates
 /// nothing of ours.
-public final class SystemdNotifier: Sendable {
+final class SystemdNotifier: Sendable {
     /// Whether systemd asked for notifications when this notifier was made
     /// (`NOTIFY_SOCKET` set and not empty). When false, ``send(_:)`` does nothing.
-    public let isEnabled: Bool
+    let isEnabled: Bool
     let writer: OutputWriter<NotifyQueue>
 
     /// Makes a notifier for the `NOTIFY_SOCKET` in `environment`.
@@ -39,7 +39,7 @@ public final class SystemdNotifier: Sendable {
     /// - Parameters:
     ///   - environment: the variables captured at the top of `main`.
     ///   - logger: where warnings about failing notifications go.
-    public convenience init(environment: SystemdEnvironment, logger: Logger = Logger(label: "HiveDaemon")) {
+    convenience init(environment: SystemdEnvironment, logger: Logger = Logger(label: "HiveDaemon")) {
         self.init(environment: environment, logger: logger, failureLogInterval: .seconds(1))
     }
 
@@ -60,7 +60,7 @@ public final class SystemdNotifier: Sendable {
     ///
     /// - Returns: false when notifications are off (no `NOTIFY_SOCKET`), true once queued.
     @discardableResult
-    public func send(_ message: NotifyMessage) -> Bool {
+    func send(_ message: NotifyMessage) -> Bool {
         guard isEnabled else { return false }
         writer.enqueue(message)
         return true
@@ -69,25 +69,13 @@ public final class SystemdNotifier: Sendable {
     /// Waits until every message queued so far was taken by `sd_notify` (or failed), or
     /// until `deadline` (`CLOCK_MONOTONIC` nanoseconds). Returns whether the queue drained.
     @discardableResult
-    public func flush(until deadline: UInt64) -> Bool {
+    func flush(until deadline: UInt64) -> Bool {
         writer.flush(until: deadline)
-    }
-
-    /// Sends `message` now, on the calling thread, and reports a failure as an error.
-    /// Blocks while the receiver does not read: for tools and tests, never for a daemon's
-    /// event, signal or stop path (use ``send(_:)`` there).
-    ///
-    /// - Returns: true if sent; false if notifications are off (no `NOTIFY_SOCKET`).
-    /// - Throws: ``SystemdError`` from `sd_notify` (e.g. `ENOENT` for a missing socket path).
-    @discardableResult
-    public func trySend(_ message: NotifyMessage) throws(SystemdError) -> Bool {
-        guard isEnabled else { return false }
-        return try SystemdError.check(SystemdCalls.notify(message.text), "sd_notify") > 0
     }
 
     /// What is held up writing to `NOTIFY_SOCKET`, if anything: `writing to NOTIFY_SOCKET
     /// (2 notifications waiting, the first for 3.1s: STOPPING=1)`.
-    public var backlog: String? {
+    var backlog: String? {
         guard let (waiting, first, since) = writer.backlog() else { return nil }
         let elapsed = Duration.nanoseconds(Int64(clamping: MonotonicClock.nanoseconds() &- since))
         let head = first.text.prefix { $0 != "\n" }

@@ -1,31 +1,30 @@
 import Logging
 
-/// A log handler that wraps another and passes it what it does not change itself: its
-/// metadata, metadata provider, log level and metadata subscript all read and write the
-/// wrapped handler's, unless the conforming type implements them.
+/// A log handler that changes one thing about another handler, its ``base``, and leaves
+/// the rest to it: the metadata, the metadata provider and each metadata value are the
+/// base's. A module's handler adds the module and the event; HiveDaemon's wrapper of a
+/// process's own handler adds the configuration's level.
 package protocol ForwardingLogHandler: LogHandler {
-    /// The handler this one writes through.
-    var wrapped: any LogHandler { get set }
+    /// The handler written to.
+    var base: any LogHandler { get set }
 }
 
 extension ForwardingLogHandler {
+    /// The base's metadata.
     package var metadata: Logger.Metadata {
-        get { wrapped.metadata }
-        set { wrapped.metadata = newValue }
+        get { base.metadata }
+        set { base.metadata = newValue }
     }
 
+    /// The base's metadata provider.
     package var metadataProvider: Logger.MetadataProvider? {
-        get { wrapped.metadataProvider }
-        set { wrapped.metadataProvider = newValue }
+        get { base.metadataProvider }
+        set { base.metadataProvider = newValue }
     }
 
-    package var logLevel: Logger.Level {
-        get { wrapped.logLevel }
-        set { wrapped.logLevel = newValue }
-    }
-
+    /// One metadata value of the base.
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { wrapped[metadataKey: key] }
-        set { wrapped[metadataKey: key] = newValue }
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
     }
 }

@@ -5,25 +5,30 @@ import Logging
 /// metadata), not the one during which the logger was handed out. A line logged between
 /// events carries no `event`; one that names its own `event` keeps it.
 struct ModuleLogHandler: ForwardingLogHandler {
-    var wrapped: any LogHandler
+    var base: any LogHandler
     private let currentEvent: CurrentEvent
 
     /// Wraps `base` for the module `name` of the hive whose event is `currentEvent`.
     init(_ base: any LogHandler, module name: String, currentEvent: CurrentEvent) {
-        wrapped = base
-        wrapped[metadataKey: "module"] = .string(name)
+        self.base = base
+        self.base[metadataKey: "module"] = .string(name)
         self.currentEvent = currentEvent
     }
 
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
     func log(event: LogEvent) {
-        guard event.metadata?["event"] == nil, wrapped[metadataKey: "event"] == nil, let kind = currentEvent.kind else {
-            wrapped.log(event: event)
+        guard event.metadata?["event"] == nil, base[metadataKey: "event"] == nil, let kind = currentEvent.kind else {
+            base.log(event: event)
             return
         }
         var event = event
         var metadata = event.metadata ?? [:]
         metadata["event"] = .string(kind.name)
         event.metadata = metadata
-        wrapped.log(event: event)
+        base.log(event: event)
     }
 }

@@ -1,4 +1,4 @@
-import HiveDaemon
+@testable import HiveDaemon
 import Testing
 
 @Suite struct DaemonIdentityTests {

@@ -24,9 +24,16 @@ import Testing
 
     @Test func makesTheHandlerOfTheTarget() {
         let none = SystemdEnvironment()
-        #expect(HiveLogging.makeHandler(target: .journal, identifier: "hived", environment: none) is JournalLogHandler)
-        #expect(HiveLogging.makeHandler(target: .stderr, identifier: "hived", environment: none) is StderrLogHandler)
-        #expect(HiveLogging.makeHandler(target: .auto, identifier: "hived", environment: none) is StderrLogHandler)
+        func output(_ target: LogTarget) -> DaemonLogHandler.Output? {
+            (HiveLogging.makeHandler(target: target, identifier: "hived", environment: none) as? DaemonLogHandler)?.output
+        }
+        #expect(output(.journal) == .journal(identifier: "hived"))
+        for target in [LogTarget.stderr, .auto] {
+            guard case .stderr = output(target) else {
+                Issue.record("\(target): \(String(describing: output(target)))")
+                continue
+            }
+        }
     }
 }
 

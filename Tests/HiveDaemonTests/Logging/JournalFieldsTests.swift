@@ -20,13 +20,13 @@ import Testing
         (Logger.Level.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
     ])
     func priorityIsSyslogNumber(level: Logger.Level, priority: Int) {
-        #expect(JournalLogHandler.syslogPriority(of: level) == priority)
-        let fields = JournalLogHandler.fields(for: event(level), metadata: [:], identifier: "hived")
+        #expect(DaemonLogHandler.syslogPriority(of: level) == priority)
+        let fields = DaemonLogHandler.fields(for: event(level), metadata: [:], identifier: "hived")
         #expect(fields.first { $0.name == "PRIORITY" }?.value == String(priority))
     }
 
     @Test func fieldsInOrderWithModuleEventAndCode() {
-        let fields = JournalLogHandler.fields(
+        let fields = DaemonLogHandler.fields(
             for: event(.warning, "slow handler"),
             metadata: ["module": "store", "event": "init", "budget": "5s", "attempt": .stringConvertible(2)],
             identifier: "hived")
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func noModuleOrEventFieldsWithoutThoseKeys() {
-        let names = JournalLogHandler.fields(for: event(), metadata: [:], identifier: "hived").map(\.name)
+        let names = DaemonLogHandler.fields(for: event(), metadata: [:], identifier: "hived").map(\.name)
         #expect(!names.contains("HIVE_MODULE") && !names.contains("HIVE_EVENT"))
         #expect(names.count == 6)
     }
@@ -60,22 +60,22 @@ import Testing
         (["module": "a\nb", "event": "custom:\u{1B}[31m"], #"[a\nb] custom:\x1b[31m: slow handler"#),
     ])
     func messageNamesModuleAndEventAsStderrDoes(metadata: Logger.Metadata, message: String) {
-        let fields = JournalLogHandler.fields(for: event(.info, "slow handler"), metadata: metadata, identifier: "hived")
+        let fields = DaemonLogHandler.fields(for: event(.info, "slow handler"), metadata: metadata, identifier: "hived")
         #expect(fields.first == JournalField("MESSAGE", message))
-        let line = StderrLogHandler.formatLine(timestamp: nil, level: .info, message: "slow handler", metadata: metadata)
+        let line = DaemonLogHandler.formatLine(timestamp: nil, level: .info, message: "slow handler", metadata: metadata)
         #expect(line == "info " + message + "\n", "the same words on stderr")
     }
 
     @Test func errorBecomesField() {
-        let fields = JournalLogHandler.fields(for: event(error: Failure()), metadata: [:], identifier: "other")
+        let fields = DaemonLogHandler.fields(for: event(error: Failure()), metadata: [:], identifier: "other")
         #expect(fields.last?.assignment == "HIVE_ERROR=disk full")
         #expect(fields.contains(JournalField("SYSLOG_IDENTIFIER", "other")))
     }
 
     @Test func multilineMessageKeptWhole() {
-        let fields = JournalLogHandler.fields(for: event(.info, "line one\nline two"), metadata: [:], identifier: "hived")
+        let fields = DaemonLogHandler.fields(for: event(.info, "line one\nline two"), metadata: [:], identifier: "hived")
         #expect(fields.first?.value == "line one\nline two")
-        let prefixed = JournalLogHandler.fields(
+        let prefixed = DaemonLogHandler.fields(
             for: event(.info, "line one\nline two"), metadata: ["module": "m"], identifier: "hived")
         #expect(prefixed.first?.value == "[m] line one\nline two")
     }

@@ -12,7 +12,7 @@ extension ProcessEnvironmentSuite {
     /// serialized parent suite.
     ///
     /// Inside ``PrivateJournal/capture(_:_:)`` only `SystemdCalls.journalSend` is called,
-    /// never a `JournalLogHandler`: its writer thread, started by the first entry, would be
+    /// never a `DaemonLogHandler`: its writer thread, started by the first entry, would be
     /// born in that thread's mount namespace and stay there.
     @Suite struct JournalWriteTests {
         @Test(.enabled(if: PrivateJournal.shouldRun, "needs root, for a journal socket of its own"))
@@ -21,7 +21,7 @@ extension ProcessEnvironmentSuite {
             let event = LogEvent(
                 level: .warning, message: "\(marker)\nsecond line", metadata: nil, source: "HiveKit",
                 file: "HiveKit/Hive.swift", function: "start()", line: 42)
-            let fields = JournalLogHandler.fields(
+            let fields = DaemonLogHandler.fields(
                 for: event, metadata: ["module": "probe", "event": "init", "path": "/var/lib/x"], identifier: "hived")
             let results = Mutex<[Int32]>([])
             let entries = try await PrivateJournal.capture {
@@ -77,7 +77,7 @@ extension ProcessEnvironmentSuite {
             #expect(HiveLogging.effective(.journal, journalAvailable: false) == .stderr)
             #expect(HiveLogging.effective(.journal, journalAvailable: true) == .journal)
             #expect(HiveLogging.effective(.stderr, journalAvailable: true) == .stderr)
-            #expect(!JournalLogHandler.journalAvailable(socketPath: "/nonexistent/journal/socket"))
+            #expect(!DaemonLogHandler.journalAvailable(socketPath: "/nonexistent/journal/socket"))
         }
 
         /// Runs `body` with fd 2 pointed at a pipe; returns what was written there.

@@ -12,11 +12,11 @@ import Testing
     }
 
     @Test func parsesJournalStream() {
-        #expect(JournalStream(parsing: "8:12345") == JournalStream(device: 8, inode: 12345))
-        #expect(JournalStream(parsing: "8:") == nil)
-        #expect(JournalStream(parsing: "8:1:2") == nil)
-        #expect(JournalStream(parsing: "-1:2") == nil)
-        #expect(JournalStream(device: 8, inode: 12345).description == "8:12345")
+        #expect(FileIdentity(parsing: "8:12345") == FileIdentity(device: 8, inode: 12345))
+        #expect(FileIdentity(parsing: "8:") == nil)
+        #expect(FileIdentity(parsing: "8:1:2") == nil)
+        #expect(FileIdentity(parsing: "-1:2") == nil)
+        #expect(FileIdentity(device: 8, inode: 12345).description == "8:12345")
     }
 }
 
@@ -24,8 +24,8 @@ extension ProcessEnvironmentSuite {
     /// Tests that read fd 2 (or the environment): in the serialized parent suite, so the
     /// tests that point fd 2 elsewhere (``JournalWriteTests``) never run beside them.
     @Suite struct LogTargetEnvironmentTests {
-        private func stderrIdentity() throws -> JournalStream {
-            try #require(JournalStream(descriptor: STDERR_FILENO))
+        private func stderrIdentity() throws -> FileIdentity {
+            try #require(FileIdentity(descriptor: STDERR_FILENO))
         }
 
         @Test func autoIsJournalWhenJournalStreamIsOurStderr() throws {
@@ -36,7 +36,7 @@ extension ProcessEnvironmentSuite {
 
         @Test func autoIsStderrWhenJournalStreamNamesSomethingElse() throws {
             let identity = try stderrIdentity()
-            let other = JournalStream(device: identity.device, inode: identity.inode &+ 1)
+            let other = FileIdentity(device: identity.device, inode: identity.inode &+ 1)
             #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: other.description)) == .stderr)
             #expect(LogTarget.auto.resolved(in: SystemdEnvironment(journalStream: "garbage")) == .stderr)
             #expect(LogTarget.auto.resolved(in: SystemdEnvironment()) == .stderr)
@@ -52,7 +52,7 @@ extension ProcessEnvironmentSuite {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             defer { close(ends[0]); close(ends[1]) }
-            let pipeIdentity = try #require(JournalStream(descriptor: ends[1]))
+            let pipeIdentity = try #require(FileIdentity(descriptor: ends[1]))
             let environment = SystemdEnvironment(journalStream: pipeIdentity.description)
             #expect(LogTarget.auto.resolved(in: environment, descriptor: ends[1]) == .journal)
             #expect(LogTarget.auto.resolved(in: environment, descriptor: STDERR_FILENO) == .stderr)

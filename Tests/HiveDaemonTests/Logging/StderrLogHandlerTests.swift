@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func lineWithModuleEventAndSortedMetadata() {
-        let line = StderrLogHandler.formatLine(
+        let line = DaemonLogHandler.formatLine(
             timestamp: "2026-11-23T09:40:44.123Z", level: .warning, message: "handler slow",
             metadata: ["module": "store", "event": "init", "budget": "5s", "attempt": "2"])
         #expect(line == "2026-11-23T09:40:44.123Z warning [store] init: handler slow attempt=2 budget=5s\n")
@@ -17,23 +17,23 @@ import Testing
 
     /// On a terminal the level is coloured; plain otherwise, with NO_COLOR, or TERM=dumb.
     @Test func levelsAreColouredOnlyWhereWanted() {
-        let line = StderrLogHandler.formatLine(
+        let line = DaemonLogHandler.formatLine(
             timestamp: nil, level: .warning, message: "slow", metadata: ["module": "store"], colors: true)
         #expect(line == "\u{1B}[33mwarning\u{1B}[0m [store] slow\n")
-        #expect(StderrLogHandler.formatLine(timestamp: nil, level: .error, message: "x", metadata: [:], colors: true)
+        #expect(DaemonLogHandler.formatLine(timestamp: nil, level: .error, message: "x", metadata: [:], colors: true)
             .hasPrefix("\u{1B}[31merror\u{1B}[0m"))
-        #expect(StderrLogHandler.wantsColors(environment: [:], isTerminal: true))
-        #expect(!StderrLogHandler.wantsColors(environment: [:], isTerminal: false), "a pipe, the journal: plain")
-        #expect(!StderrLogHandler.wantsColors(environment: ["NO_COLOR": "1"], isTerminal: true))
-        #expect(StderrLogHandler.wantsColors(environment: ["NO_COLOR": ""], isTerminal: true), "an empty NO_COLOR is unset")
-        #expect(!StderrLogHandler.wantsColors(environment: ["TERM": "dumb"], isTerminal: true))
+        #expect(DaemonLogHandler.wantsColors(environment: [:], isTerminal: true))
+        #expect(!DaemonLogHandler.wantsColors(environment: [:], isTerminal: false), "a pipe, the journal: plain")
+        #expect(!DaemonLogHandler.wantsColors(environment: ["NO_COLOR": "1"], isTerminal: true))
+        #expect(DaemonLogHandler.wantsColors(environment: ["NO_COLOR": ""], isTerminal: true), "an empty NO_COLOR is unset")
+        #expect(!DaemonLogHandler.wantsColors(environment: ["TERM": "dumb"], isTerminal: true))
     }
 
     /// The colour's escape sequences are the handler's own; those in the text are escaped,
     /// so no value starts a line of its own or recolours the terminal.
     @Test func controlCharactersAreEscapedAndColoursStayTheHandlers() {
         let forged = "x\n2026-01-01T00:00:00.000Z critical [fake] \u{1B}[31mred\u{85}"
-        let line = StderrLogHandler.formatLine(
+        let line = DaemonLogHandler.formatLine(
             timestamp: nil, level: .warning, message: "got \(forged)",
             metadata: ["module": "m\(forged)", "event": "custom:\(forged)", "key\n": "\(forged)"], colors: true)
         #expect(line == "\u{1B}[33mwarning\u{1B}[0m"
@@ -47,14 +47,14 @@ import Testing
     }
 
     @Test func lineWithoutTimestampModuleOrEvent() {
-        #expect(StderrLogHandler.formatLine(timestamp: nil, level: .info, message: "hello", metadata: [:])
+        #expect(DaemonLogHandler.formatLine(timestamp: nil, level: .info, message: "hello", metadata: [:])
             == "info hello\n")
-        #expect(StderrLogHandler.formatLine(timestamp: nil, level: .notice, message: "ready", metadata: ["event": "ready"])
+        #expect(DaemonLogHandler.formatLine(timestamp: nil, level: .notice, message: "ready", metadata: ["event": "ready"])
             == "notice ready: ready\n")
     }
 
     @Test func valuesQuotedWhenNeeded() {
-        let line = StderrLogHandler.formatLine(
+        let line = DaemonLogHandler.formatLine(
             timestamp: nil, level: .error, message: "failed",
             metadata: ["path": "/etc/hived/my file.yaml", "empty": "", "note": "say \"hi\"\nbye"],
             error: Failure())
@@ -62,14 +62,14 @@ import Testing
     }
 
     @Test func timestampIsUTCWithMilliseconds() throws {
-        let stamp = StderrLogHandler.timestamp()
+        let stamp = DaemonLogHandler.timestamp()
         let pattern = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
         #expect(stamp.wholeMatch(of: pattern) != nil)
         #expect(stamp.hasPrefix("20"))
     }
 
     @Test func metadataLayersMergeCallWins() {
-        var handler = StderrLogHandler(level: .debug, timestamps: false)
+        var handler = DaemonLogHandler(.stderr(colors: false), sharedLevel: LogLevelStore(.debug))
         handler[metadataKey: "module"] = "store"
         #expect(handler.metadata == ["module": "store"])
         #expect(handler.logLevel == .debug)

@@ -11,9 +11,9 @@ import HiveKit
 /// route or action is not exported, 69 when the socket cannot be reached or turned the
 /// connection away, 70 when the route's or action's handler failed, 77 when access is
 /// denied, 78 for a reload of an invalid file.
-public struct ControlTool: Sendable {
+struct ControlTool: Sendable {
     /// What to ask.
-    public enum Command: Sendable {
+    enum Command: Sendable {
         /// Phase, uptime and one line per module.
         case status
         /// Every (module, event) by time spent, slowest first.
@@ -39,14 +39,14 @@ public struct ControlTool: Sendable {
     }
 
     /// The daemon asked.
-    public let identity: DaemonIdentity
+    let identity: DaemonIdentity
     /// The socket's path.
-    public let socket: String
+    let socket: String
     /// Print raw replies instead of text.
-    public let json: Bool
+    let json: Bool
     /// The daemon's pid when systemd runs the tool for its unit (`MAINPID`, set for
     /// `ExecReload=`): `reload` falls back to `SIGHUP` when the socket is off.
-    public let mainPID: Int32?
+    let mainPID: Int32?
 
     /// A tool for the socket at `socket`, else `control` in `runtimeDirectory` (systemd's
     /// `RUNTIME_DIRECTORY`, set for the unit's own commands such as `ExecReload=`), else
@@ -57,7 +57,7 @@ public struct ControlTool: Sendable {
     /// socket turns away (`Unavailable`: every client slot taken, or the daemon out of
     /// descriptors), sends `SIGHUP` to that process instead, so `systemctl reload` keeps
     /// working.
-    public init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
+    init(identity: DaemonIdentity, socket: String?, json: Bool, runtimeDirectory: String?, mainPID: String? = nil) {
         self.identity = identity
         self.socket = socket
             ?? ControlConfiguration().socketPath(runtimeDirectory: runtimeDirectory)
@@ -67,15 +67,15 @@ public struct ControlTool: Sendable {
     }
 
     /// Runs `command`; returns the exit status.
-    public func run(_ command: Command) -> Int32 {
+    func run(_ command: Command) -> Int32 {
         do {
             let client = try ControlClient(path: socket, daemon: identity.name)
             if case .reload = command, let mainPID {
                 // Under ExecReload=: a socket that turns the call away (every slot taken, or
                 // the daemon out of descriptors) must not make `systemctl reload` fail.
                 let reply = try client.call("\(DaemonInterface.name).Reload", DaemonAPI.Empty())
-                if reply.error == "\(DaemonInterface.name).Unavailable" {
-                    return signalReload(mainPID, because: "\(socket): \(CtlText.message(of: reply, path: socket))", turnedAway: true)
+                if case .unavailable(let message)? = failure(of: reply)?.error {
+                    return signalReload(mainPID, because: "\(socket): \(message)", turnedAway: true)
                 }
                 return try show(reply, DaemonAPI.ReloadResult.self, CtlText.reload)
             }
@@ -167,15 +167,15 @@ public struct ControlTool: Sendable {
         _ reply: ControlReply, _ type: Parameters.Type, _ format: (Parameters) -> String
     ) throws(ControlClientError) -> Int32 {
         if json { print(reply.text) }
-        if let error = reply.error {
-            if !json { printError(CtlText.error(error, reply, path: socket)) }
+        if let (name, error, parameters) = failure(of: reply) {
+            if !json { printError(CtlText.error(error, name: name, parameters: parameters, path: socket)) }
             return switch error {
-            case "io.hivekit.Daemon.ConfigurationInvalid": 78
-            case "io.hivekit.Daemon.PermissionDenied": 77
-            case "io.hivekit.Daemon.Unavailable": 69
-            case "io.hivekit.Daemon.NotFound": 66
-            case "io.hivekit.Daemon.NotExported": 67
-            case "io.hivekit.Daemon.CallFailed": 70
+            case .configurationInvalid: 78
+            case .permissionDenied: 77
+            case .unavailable: 69
+            case .notFound: 66
+            case .notExported: 67
+            case .callFailed: 70
             default: 1
             }
         }
@@ -184,6 +184,17 @@ public struct ControlTool: Sendable {
             if !text.isEmpty { print(text) }
         }
         return 0
+    }
+
+    /// An error reply's name, its error as the interface defines it (`nil` for one it does
+    /// not define, or parameters it cannot go without) and its parameters; `nil` for a
+    /// reply that is no error.
+    private func failure(
+        of reply: ControlReply
+    ) -> (name: String, error: VarlinkError?, parameters: VarlinkError.Parameters)? {
+        guard let name = reply.error else { return nil }
+        let parameters = (try? reply.parameters(VarlinkError.Parameters.self, path: socket)) ?? VarlinkError.Parameters()
+        return (name, VarlinkError(name: name, parameters: parameters), parameters)
     }
 
     private func printError(_ text: String) {

@@ -106,49 +106,31 @@ enum CtlText {
         }).joined(separator: "\n")
     }
 
-    /// An error reply's `message`, else its name.
-    static func message(of reply: ControlReply, path: String) -> String {
-        struct Parameters: Decodable { let message: String? }
-        return (try? reply.parameters(Parameters.self, path: path))?.message ?? reply.error ?? ""
-    }
-
     /// An error reply as a line: `FILE:LINE: message` for an invalid configuration.
-    static func error(_ name: String, _ reply: ControlReply, path: String) -> String {
-        struct Parameters: Decodable {
-            let file: String?
-            let line: Int?
-            let module: String?
-            let event: String?
-            let message: String?
-            let parameter: String?
-            let method: String?
-            let interface: String?
-        }
-        let parameters = try? reply.parameters(Parameters.self, path: path)
-        switch name {
-        case "io.hivekit.Daemon.ConfigurationInvalid":
-            let place = [parameters?.file, parameters?.line.map(String.init)].compactMap { $0 }.joined(separator: ":")
-            return "\(place): \(parameters?.message ?? "invalid configuration")"
-        case "io.hivekit.Daemon.ReloadFailed":
-            let module = parameters?.module.flatMap { $0.isEmpty ? nil : "module '\($0)' (\(parameters?.event ?? "reload")): " } ?? ""
-            return "reload failed: \(module)\(parameters?.message ?? "")"
-        case "io.hivekit.Daemon.PermissionDenied":
+    /// `error` is the reply's error as the interface defines it (`nil`: one it does not
+    /// define); `name` and `parameters` are what the reply said.
+    static func error(_ error: VarlinkError?, name: String, parameters: VarlinkError.Parameters, path: String) -> String {
+        switch error {
+        case .configurationInvalid(let file, let line, let message):
+            return "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+        case .reloadFailed(let module, let event, let message):
+            return "reload failed: \(module.isEmpty ? "" : "module '\(module)' (\(event)): ")\(message)"
+        case .permissionDenied:
             return "\(path): permission denied: only root, the daemon's user and members of control.group may use it"
-        case "org.varlink.service.InvalidParameter":
-            return "invalid parameter: \(parameters?.parameter ?? "?")"
-        case "io.hivekit.Daemon.LimitExceeded":
-            return "over the limit: \(parameters?.message ?? parameters?.parameter ?? "?")"
-        case "io.hivekit.Daemon.Unavailable":
-            return "\(path): the daemon turned the connection away: \(parameters?.message ?? "unavailable"); try again"
-        case "io.hivekit.Daemon.NotFound":
-            return "not found: \(parameters?.message ?? "")"
-        case "io.hivekit.Daemon.NotExported":
-            return "not exported: \(parameters?.message ?? "")"
-        case "io.hivekit.Daemon.CallFailed":
-            let module = parameters?.module.map { "module '\($0)': " } ?? ""
-            return "failed: \(module)\(parameters?.message ?? "")"
-        default:
-            let detail = parameters?.message ?? parameters?.method ?? parameters?.interface ?? ""
+        case .invalidParameter(let parameter):
+            return "invalid parameter: \(parameter)"
+        case .limitExceeded(_, _, let message):
+            return "over the limit: \(message)"
+        case .unavailable(let message):
+            return "\(path): the daemon turned the connection away: \(message); try again"
+        case .notFound(let message):
+            return "not found: \(message)"
+        case .notExported(let message):
+            return "not exported: \(message)"
+        case .callFailed(let module, let message):
+            return "failed: \(module.map { "module '\($0)': " } ?? "")\(message)"
+        case .interfaceNotFound, .methodNotFound, .expectedMore, .eventRefused, nil:
+            let detail = parameters.message ?? parameters.method ?? parameters.interface ?? ""
             return "\(path): \(name)\(detail.isEmpty ? "" : ": \(detail)")"
         }
     }

@@ -51,12 +51,55 @@ enum VarlinkError: Error, Sendable, Equatable {
         }
     }
 
-    private struct Message: Encodable {
-        let error: String
-        let parameters: Parameters
+    /// The error `name` names, with `parameters`: what `ctl` reads from an error reply.
+    /// `nil` for a name this interface does not define, or for parameters the error
+    /// cannot go without.
+    init?(name: String, parameters p: Parameters) {
+        switch name {
+        case "org.varlink.service.InterfaceNotFound":
+            guard let interface = p.interface else { return nil }
+            self = .interfaceNotFound(interface)
+        case "org.varlink.service.MethodNotFound":
+            guard let method = p.method else { return nil }
+            self = .methodNotFound(method)
+        case "org.varlink.service.InvalidParameter":
+            guard let parameter = p.parameter else { return nil }
+            self = .invalidParameter(parameter)
+        case "org.varlink.service.ExpectedMore":
+            self = .expectedMore
+        case "io.hivekit.Daemon.PermissionDenied":
+            self = .permissionDenied
+        case "io.hivekit.Daemon.ConfigurationInvalid":
+            guard let file = p.file, let message = p.message else { return nil }
+            self = .configurationInvalid(file: file, line: p.line, message: message)
+        case "io.hivekit.Daemon.ReloadFailed":
+            guard let module = p.module, let event = p.event, let message = p.message else { return nil }
+            self = .reloadFailed(module: module, event: event, message: message)
+        case "io.hivekit.Daemon.EventRefused":
+            guard let event = p.event, let message = p.message else { return nil }
+            self = .eventRefused(event: event, message: message)
+        case "io.hivekit.Daemon.LimitExceeded":
+            guard let parameter = p.parameter, let limit = p.limit, let message = p.message else { return nil }
+            self = .limitExceeded(parameter: parameter, limit: limit, message: message)
+        case "io.hivekit.Daemon.Unavailable":
+            guard let message = p.message else { return nil }
+            self = .unavailable(message: message)
+        case "io.hivekit.Daemon.NotFound":
+            guard let message = p.message else { return nil }
+            self = .notFound(message: message)
+        case "io.hivekit.Daemon.NotExported":
+            guard let message = p.message else { return nil }
+            self = .notExported(message: message)
+        case "io.hivekit.Daemon.CallFailed":
+            guard let message = p.message else { return nil }
+            self = .callFailed(module: p.module, message: message)
+        default:
+            return nil
+        }
     }
 
-    private struct Parameters: Encodable {
+    /// The parameters of every error, as one object: each error sets its own fields.
+    struct Parameters: Codable, Sendable {
         var interface: String?
         var method: String?
         var parameter: String?
@@ -68,8 +111,8 @@ enum VarlinkError: Error, Sendable, Equatable {
         var message: String?
     }
 
-    /// The reply message, NUL-terminated.
-    var encoded: [UInt8] {
+    /// The error's parameters, as its reply carries them.
+    var parameters: Parameters {
         var parameters = Parameters()
         switch self {
         case .interfaceNotFound(let interface): parameters.interface = interface
@@ -84,13 +127,21 @@ enum VarlinkError: Error, Sendable, Equatable {
             (parameters.event, parameters.message) = (event, message)
         case .limitExceeded(let parameter, let limit, let message):
             (parameters.parameter, parameters.limit, parameters.message) = (parameter, limit, message)
-        case .unavailable(let message):
-            parameters.message = message
-        case .notFound(let message), .notExported(let message):
+        case .unavailable(let message), .notFound(let message), .notExported(let message):
             parameters.message = message
         case .callFailed(let module, let message):
             (parameters.module, parameters.message) = (module, message)
         }
-        return VarlinkCoding.encode(Message(error: name, parameters: parameters))
+        return parameters
+    }
+
+    private struct Message: Encodable {
+        let error: String
+        let parameters: Parameters
+    }
+
+    /// The reply message, NUL-terminated.
+    var encoded: [UInt8] {
+        VarlinkCoding.encode(Message(error: name, parameters: parameters))
     }
 }

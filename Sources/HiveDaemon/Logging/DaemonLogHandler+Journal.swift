@@ -1,14 +1,28 @@
 import HiveKit
 import Logging
 
-extension JournalLogHandler {
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DaemonLogHandler {
+    /// Where journald listens for native entries, the path libsystemd sends to.
+    static let socketPath = "/run/systemd/journal/socket"
+
+    /// Whether journald's socket exists (`access(2)`), i.e. whether entries can arrive.
+    static func journalAvailable(socketPath: String = socketPath) -> Bool {
+        access(socketPath, F_OK) == 0
+    }
+
     /// The journal fields for one log call, in this order: `MESSAGE`, `PRIORITY`,
     /// `SYSLOG_IDENTIFIER`, `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`, `HIVE_MODULE` and
     /// `HIVE_EVENT` (when those metadata keys are set), the other metadata as `HIVE_<KEY>`
     /// sorted by key, and `HIVE_ERROR` when the call passed an error.
     ///
     /// `MESSAGE` reads as the stderr line does, the module and the event first
-    /// (`[store] init: slow handler`, one formatter for both handlers), so that it stands on its
+    /// (`[store] init: slow handler`, one formatter for both outputs), so that it stands on its
     /// own in `journalctl`'s default output; the fields are for filtering
     /// (`journalctl HIVE_MODULE=store`). The message itself is kept whole, newlines included.
     ///
@@ -18,7 +32,7 @@ extension JournalLogHandler {
     ///   - event: the log call.
     ///   - metadata: the merged metadata to write (the handler's, the provider's, the call's).
     ///   - identifier: the `SYSLOG_IDENTIFIER`.
-    public static func fields(
+    static func fields(
         for event: LogEvent,
         metadata: Logger.Metadata,
         identifier: String
@@ -42,7 +56,7 @@ extension JournalLogHandler {
 
     /// The syslog priority journald expects for a swift-log level: critical 2, error 3,
     /// warning 4, notice 5, info 6, debug and trace 7.
-    public static func syslogPriority(of level: Logger.Level) -> Int {
+    static func syslogPriority(of level: Logger.Level) -> Int {
         switch level {
         case .critical: 2
         case .error: 3

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension StderrLogHandler {
+extension DaemonLogHandler {
     /// One log line, newline included: `[TIMESTAMP ]LEVEL[ [MODULE]][ EVENT:] MESSAGE[ key=value…][ error=…]`.
     ///
     /// Pure. `module` and `event` come from the metadata keys of those names (the same
@@ -17,7 +17,7 @@ extension StderrLogHandler {
     /// values, error) are escaped (`\n`, `\x1b`…), so no value can start a line of its own
     /// or drive a terminal: a log line cannot be forged. With `colors`, the level is
     /// coloured by escape sequences added here, never taken from the text.
-    public static func formatLine(
+    static func formatLine(
         timestamp: String?,
         level: Logger.Level,
         message: String,
@@ -52,12 +52,12 @@ extension StderrLogHandler {
     /// Whether lines should be coloured: stderr is a terminal, `NO_COLOR` is unset or empty
     /// (no-color.org) and `TERM` is not `dumb`. Under systemd stderr is the journal or a
     /// pipe, never a terminal: plain.
-    public static func wantsColors(environment: [String: String], isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Bool {
+    static func wantsColors(environment: [String: String], isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Bool {
         isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// The current time as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds).
-    public static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var parts = tm()
@@ -78,18 +78,7 @@ extension StderrLogHandler {
             $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
         }
         guard needsQuotes else { return value }
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: appendEscaping(scalar, to: &result)
-            }
-        }
-        return result + "\""
+        return value.quoted { scalar, result in appendEscaping(scalar, to: &result) }
     }
 
     /// `text` with control characters written as escapes: `\n`, `\r`, `\t`, `\x1b`,
