@@ -15,9 +15,9 @@ import HiveKit
 /// - `sleep`: see ``SleepConfiguration``.
 /// - `memory_pressure`: see ``MemoryPressureConfiguration``.
 /// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
-///   `budget`, `settings` entries (see ``ModuleSpec``).
+///   `budget`, `settings` entries (see ``/HiveKit/ModuleSpec``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
-///   (see ``ServiceSpec``).
+///   (see ``/HiveKit/ServiceSpec``).
 /// - `control`: see ``ControlConfiguration``.
 public struct DaemonConfiguration: Sendable, Hashable {
     /// The deployment environment every module's context reports.

@@ -18,7 +18,7 @@ import Darwin
 ///
 /// Where no journald runs at all, `sd_journal_sendv` drops entries and reports success
 /// (it ignores `ENOENT` on purpose); ``journalAvailable(socketPath:)`` tells beforehand, and
-/// ``HiveLogging/bootstrap(target:level:environment:)`` picks stderr then. Any other
+/// ``HiveLogging/setUp(identity:target:level:environment:mayBootstrap:)`` picks stderr then. Any other
 /// failure is swallowed and the entry goes to stderr as a plain line instead, after a
 /// one-time notice per process: nothing crashes. Entries are sent by a thread of their own
 /// through a bounded queue, so a journald that stops reading never blocks the caller;
@@ -81,7 +81,7 @@ public struct JournalLogHandler: LogHandler {
         access(socketPath, F_OK) == 0
     }
 
-    /// Queues `event` for the journal (see ``JournalWriter``: never blocks), or for stderr if
+    /// Queues `event` for the journal (a writer thread of its own: never blocks), or for stderr if
     /// journald refuses it.
     public func log(event: LogEvent) {
         let merged = LogMetadataMerge.merged(metadata, provider: metadataProvider, call: event.metadata)

@@ -13,7 +13,7 @@ public struct StderrLogHandler: LogHandler {
     /// one (a terminal multiplexer, a log collector).
     public var timestamps: Bool
     /// Whether the level is coloured (ANSI escapes): HiveDaemon turns it on only when
-    /// stderr is a terminal and `NO_COLOR` is unset or empty (see ``wantsColors()``).
+    /// stderr is a terminal and `NO_COLOR` is unset or empty (`TERM=dumb` too leaves it off).
     public var colors = false
     /// Metadata added to every line of this logger.
     public var metadata: Logger.Metadata = [:]

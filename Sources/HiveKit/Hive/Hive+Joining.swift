@@ -7,7 +7,7 @@ extension Hive {
     }
 
     /// Sets up, then initializes, `entries` — modules joining a live hive — level by level,
-    /// as ``start()`` does for all. Observers see each phase delivered once its modules
+    /// as ``start(rollingBack:)`` does for all. Observers see each phase delivered once its modules
     /// handled it; with no entries, nothing is delivered or observed.
     ///
     /// - Returns: the first failure; the module whose hook failed receives nothing more,
