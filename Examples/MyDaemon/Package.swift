@@ -1,10 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The README's "Your own daemon": a daemon named `mydaemon` with modules of its own, built
-// on HiveKit and HiveDaemon as a user's package would be; the same daemon with a `main` of
-// its own that bootstraps its logging (as a DaemonProgram, and with HiveDaemon.main); and
-// the same daemon run as a service of an application's ServiceGroup.
+// HiveDaemon's "Writing your own daemon": a daemon named `mydaemon` with modules of its own,
+// built on HiveKit and HiveDaemon as a user's package would be; the same daemon with a `main`
+// of its own that bootstraps its logging (as a DaemonProgram, and with HiveDaemon.main); the
+// same daemon run as a service of an application's ServiceGroup; and the README's `hello`.
 // `scripts/test` builds it and Tests/HivedTests/Examples runs it.
 let package = Package(
     name: "MyDaemon",
@@ -26,6 +26,14 @@ let package = Package(
             name: "mydaemon",
             dependencies: [
                 "MyDaemonModules",
+                .product(name: "HiveKit", package: "hived"),
+                .product(name: "HiveDaemon", package: "hived"),
+            ]
+        ),
+        // The README's example: a module and the few lines that run it as a daemon, one file.
+        .executableTarget(
+            name: "hello",
+            dependencies: [
                 .product(name: "HiveKit", package: "hived"),
                 .product(name: "HiveDaemon", package: "hived"),
             ]
@@ -85,7 +93,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The README's comparison: a small daemon of the same shape with ServiceLifecycle alone.
+        // HiveDaemonService's comparison: a small daemon of the same shape with ServiceLifecycle alone.
         .executableTarget(
             name: "mydaemon-lifecycle",
             dependencies: [

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A HiveKit daemon run as a swift-service-lifecycle `Service`, inside an application's
-/// `ServiceGroup`, with everything ``HiveDaemon/HiveDaemon`` gives: `sd_notify`
+/// `ServiceGroup`, with everything ``/HiveDaemon/HiveDaemon`` gives: `sd_notify`
 /// (`READY=1` once its modules finished `init`), `SIGHUP` reload, `SIGTSTP`/`SIGCONT`,
 /// mapped signals, the watchdog and the stop budget.
 ///

@@ -17,7 +17,7 @@ import ServiceLifecycle
 ///   rolled back) shuts the service down first.
 /// - **Early end.** A `run()` that returns or throws before `terminate` is logged as an
 ///   error by module, then ``ServiceTerminationBehavior`` decides: go on, or ask the
-///   ``HiveKit/HiveHost`` (the daemon) for an ordered stop, clean or failed (exit 69).
+///   ``/HiveKit/HiveHost`` (the daemon) for an ordered stop, clean or failed (exit 69).
 ///   The defaults fail the daemon, as ServiceGroup's do: a server that stops serving is
 ///   a daemon that no longer works.
 /// - **Reload.** The service keeps running as it was made; changed settings are logged

@@ -4,7 +4,7 @@
 public enum ServiceTerminationBehavior: Sendable, Hashable, CustomStringConvertible {
     /// Log it and go on without the service.
     case ignore
-    /// Ask the host (``HiveKit/HiveHost``) to stop the hive in order, as a clean stop
+    /// Ask the host (``/HiveKit/HiveHost``) to stop the hive in order, as a clean stop
     /// (a daemon exits 0).
     case stopDaemon
     /// Ask the host to stop the hive in order, as a failure (a daemon exits 69,

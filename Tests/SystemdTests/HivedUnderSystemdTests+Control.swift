@@ -81,7 +81,7 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.property("ActiveState") == "active")
     }
 
-    @Test("control: {group: hived}, as the README advises: hived starts, a member of hived is served, others are not", arguments: SystemdRelease.selected)
+    @Test("control: {group: hived}, as the documentation advises: hived starts, a member of hived is served, others are not", arguments: SystemdRelease.selected)
     func operatorsInTheControlGroup(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let container = hived.container

@@ -1,16 +1,16 @@
 import Foundation
 import Testing
 
-/// `FileDescriptorStorePreserve=yes` (systemd 254 and later) through the README's drop-in: the
+/// `FileDescriptorStorePreserve=yes` (systemd 254 and later) through the documentation's drop-in: the
 /// store outlives a stop, so the echo-server's listener and connections come back at the
 /// next start as they do after a restart.
 extension HivedUnderSystemdTests {
-    @Test("FileDescriptorStorePreserve=yes (the README's drop-in): systemctl stop, then start: a connection open before echoes after",
+    @Test("FileDescriptorStorePreserve=yes (the documentation's drop-in): systemctl stop, then start: a connection open before echoes after",
           arguments: SystemdRelease.modern)
     func preservedStoreOutlivesAStop(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let container = hived.container
-        try await withDropIn(hived, try Readme.block("preserveDropIn")) {
+        try await withDropIn(hived, try OperatorDocumentation.block("preserveDropIn")) {
             var failure: (any Error)?
             do {
                 let port = try await startEchoServer(hived)

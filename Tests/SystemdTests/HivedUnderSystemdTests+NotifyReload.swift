@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// `Type=notify-reload` (systemd 253 and later) through the README's drop-in, which also
+/// `Type=notify-reload` (systemd 253 and later) through the documentation's drop-in, which also
 /// empties `ExecReload=`: systemd sends `SIGHUP` itself and the reload completes through
 /// hived's `RELOADING=1` and `READY=1` alone.
 extension HivedUnderSystemdTests {
-    @Test("Type=notify-reload (the README's drop-in, ExecReload= empty): systemctl reload waits for RELOADING=1 and READY=1 alone",
+    @Test("Type=notify-reload (the documentation's drop-in, ExecReload= empty): systemctl reload waits for RELOADING=1 and READY=1 alone",
           arguments: SystemdRelease.modern)
     func notifyReloadDropIn(release: SystemdRelease) async throws {
         let hived = try hived(release)
-        try await withDropIn(hived, try Readme.block("notifyReloadDropIn")) {
+        try await withDropIn(hived, try OperatorDocumentation.block("notifyReloadDropIn")) {
             try await hived.prepare(config: Self.config("""
                   - name: sluggish
                     type: probe

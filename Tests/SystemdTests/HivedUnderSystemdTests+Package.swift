@@ -72,9 +72,9 @@ extension HivedUnderSystemdTests {
         #expect(try await container.exec(["dpkg-query", "-W", "-f=${Version}", "hived"]).output != "0.0.1")
     }
 
-    @Test("the README's socket-activation steps work on a fresh install: hived.socket listens, hived starts at the first connection",
+    @Test("the documented socket-activation steps work on a fresh install: hived.socket listens, hived starts at the first connection",
           arguments: SystemdRelease.selected)
-    func readmeSocketActivationSteps(release: SystemdRelease) async throws {
+    func socketActivationSteps(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let container = hived.container
         // A fresh install, which starts hived.service.
@@ -96,7 +96,7 @@ extension HivedUnderSystemdTests {
         let sudoedit = #"sudoedit() { /root/suite-editor /root/suite-hived.yaml "$@"; }; "#
         var failure: (any Error)?
         do {
-            let steps = try Readme.commands("readmeSocketActivationSteps")
+            let steps = try OperatorDocumentation.commands("socketActivationSteps")
             #expect(steps.contains("systemctl enable --now hived.socket"), "\(steps)")
             for step in steps {
                 // `systemctl edit` edits only on a terminal: script(1) gives it one.
@@ -104,7 +104,7 @@ extension HivedUnderSystemdTests {
                     "env", "SYSTEMD_EDITOR=/root/suite-editor /root/suite-socket.conf", "SHELL=/bin/sh",
                     "script", "--quiet", "--return", "--command", sudoedit + step, "/dev/null",
                 ])
-                #expect(result.status == 0, "README step `\(step)`: \(result)")
+                #expect(result.status == 0, "documented step `\(step)`: \(result)")
             }
             #expect(try await hived.systemctl("is-active").output == "inactive", "hived waits for its first client")
             #expect(try await container.systemctl("is-active", "hived.socket").output == "active")

@@ -23,7 +23,7 @@ enum ConfigurationFile {
 
     /// The text of the file at `path`.
     ///
-    /// - Throws: ``HiveError`` (`invalidConfiguration`) saying the file cannot be read
+    /// - Throws: ``/HiveKit/HiveError`` (`invalidConfiguration`) saying the file cannot be read
     ///   and why (`No such file or directory`, `not a regular file (a FIFO)`, `larger than
     ///   1 MiB`, `file changed while reading`…), or that it is not UTF-8.
     static func contents(of path: String) throws(HiveError) -> String {

@@ -2,7 +2,7 @@ import HiveKit
 
 /// Reading and validating configuration files: the one way in.
 ///
-/// Every problem is a ``HiveError`` whose ``HiveError/location`` is the `file:line` of
+/// Every problem is a ``/HiveKit/HiveError`` whose ``/HiveKit/HiveError/location`` is the `file:line` of
 /// the offending key or value and whose message starts with the key path, so
 /// `error.description` reads `hived.yaml:12: modules[2].priority: expected an integer, got 'high'`.
 /// Codes: ``HiveError/Code/unknownModuleType`` for a type the catalog cannot build,
@@ -24,7 +24,7 @@ extension DaemonConfiguration {
     ///   - overrides: Environment variables that override the file (see
     ///     ``ConfigurationOverrides``); none by default.
     ///   - daemonName: The daemon as messages name it (``DaemonIdentity/name``).
-    /// - Throws: ``HiveError`` for an unreadable file, a file that holds no configuration
+    /// - Throws: ``/HiveKit/HiveError`` for an unreadable file, a file that holds no configuration
     ///   at all (empty, or only comments: more likely a file caught half-written than the
     ///   defaults, which `{}` asks for), or any invalid content.
     public static func load(
@@ -48,7 +48,7 @@ extension DaemonConfiguration {
     ///   - overrides: Environment variables that override the text (see
     ///     ``ConfigurationOverrides``); none by default.
     ///   - daemonName: The daemon as messages name it (``DaemonIdentity/name``).
-    /// - Throws: ``HiveError`` for any invalid content.
+    /// - Throws: ``/HiveKit/HiveError`` for any invalid content.
     public static func parse(
         _ text: String,
         path: String? = nil,

@@ -11,7 +11,7 @@ extension DaemonConfiguration {
     /// the daemon's (``DaemonIdentity/environmentPrefix``). An unset or empty variable
     /// changes nothing.
     ///
-    /// - Throws: ``HiveError`` (`invalidConfiguration`) naming the variable whose value
+    /// - Throws: ``/HiveKit/HiveError`` (`invalidConfiguration`) naming the variable whose value
     ///   is invalid.
     func applyingOverrides(_ overrides: ConfigurationOverrides) throws(HiveError) -> DaemonConfiguration {
         var result = self

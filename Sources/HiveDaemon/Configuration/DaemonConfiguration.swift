@@ -16,7 +16,7 @@ import HiveKit
 /// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
 ///   `budget`, `settings` entries (see ``ModuleDescriptor``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
-///   (see ``ServiceSpec``).
+///   (see ``/HiveKit/ServiceSpec``).
 /// - `control`: see ``ControlConfiguration``.
 public struct DaemonConfiguration: Sendable, Hashable {
     /// The deployment environment every module's context reports.

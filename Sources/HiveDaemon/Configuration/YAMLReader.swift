@@ -2,7 +2,7 @@ import HiveKit
 import CYAML
 
 /// Reads YAML text into a ``YAMLNode`` tree with libyaml, turning its errors into
-/// ``HiveError``s at `file:line`.
+/// ``/HiveKit/HiveError``s at `file:line`.
 ///
 /// One document only, of at most ``ConfigurationFile/maximumSize`` bytes and
 /// ``maximumNodes`` nodes. Aliases are resolved, and what they expand to is bounded in

@@ -49,7 +49,7 @@ extension DaemonControl {
 
     /// A handler's result as JSON; `nil` for `()` or `nil`.
     ///
-    /// - Throws: ``HiveError`` `.typeMismatch` saying why it has no JSON form.
+    /// - Throws: ``/HiveKit/HiveError`` `.typeMismatch` saying why it has no JSON form.
     private static func json(_ result: any Sendable) throws(HiveError) -> JSONValue? {
         do {
             let value = try JSONValue(converting: result)

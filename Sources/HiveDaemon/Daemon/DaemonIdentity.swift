@@ -23,8 +23,11 @@ public struct DaemonIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// The identity of the daemon called `name`.
     ///
-    /// - Parameter url: where its documentation is; by default the directory a Debian
-    ///   package installs it in, `file:///usr/share/doc/NAME/`.
+    /// - Parameters:
+    ///   - name: the daemon's name (see ``name``).
+    ///   - version: what `--version` prints.
+    ///   - url: where its documentation is; by default the directory a Debian package
+    ///     installs it in, `file:///usr/share/doc/NAME/`.
     /// - Precondition: `name` is not empty and holds only ASCII letters, digits, `-`, `_`
     ///   and `.`, the first a letter or digit. A name is part of the program, not input.
     public init(name: String, version: String, url: String? = nil) {

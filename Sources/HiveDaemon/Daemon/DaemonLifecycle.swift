@@ -84,7 +84,7 @@ struct DaemonLifecycle {
     enum StopCause: Equatable {
         /// `SIGTERM` or `SIGINT`.
         case signal(Int32)
-        /// A module (through ``HiveKit/HiveHost``), a service group's graceful shutdown, a
+        /// A module (through ``/HiveKit/HiveHost``), a service group's graceful shutdown, a
         /// cancelled task; `failure` makes the exit status 69.
         case request(failure: String?)
     }

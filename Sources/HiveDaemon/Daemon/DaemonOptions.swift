@@ -12,7 +12,7 @@ public struct DaemonOptions: Sendable {
     /// daemon has none, so that a file is needed.
     public var embeddedConfiguration: String?
     /// The module types configuration files may name: those given, plus every type
-    /// declared with an annotation (``HiveAnnotations``).
+    /// declared with an annotation (``/HiveKit/HiveAnnotations``).
     public var catalog: ModuleCatalog
     /// The service implementations configuration files may name (`services:`): those
     /// given, plus every implementation declared with an annotation.
@@ -34,6 +34,13 @@ public struct DaemonOptions: Sendable {
     /// its loaded shared objects are added to the catalogs here.
     ///
     /// - Parameters:
+    ///   - identity: the daemon's name and version.
+    ///   - configurationPath: the file to read; `nil` runs `embeddedConfiguration`. A
+    ///     program that wants `/etc/NAME/NAME.yaml` passes ``DaemonIdentity/configurationPath``.
+    ///   - embeddedConfiguration: the YAML run when `configurationPath` is `nil`; with
+    ///     neither, loading the configuration fails.
+    ///   - catalog: the module types the configuration may name.
+    ///   - serviceCatalog: the service implementations it may name under `services:`.
     ///   - environment: the variables to read the overrides from; `nil` (the default)
     ///     reads this process's, `[:]` turns them off.
     ///   - systemd: by default captured now; capture it at the top of `main` instead, before
@@ -67,7 +74,7 @@ public struct DaemonOptions: Sendable {
     /// syntax, keys, module types, each module's settings (every module, enabled or not,
     /// is built once through the catalog, then dropped) and service implementations.
     ///
-    /// - Throws: ``HiveError`` with `file:line`; nothing is applied. A malformed or
+    /// - Throws: ``/HiveKit/HiveError`` with `file:line`; nothing is applied. A malformed or
     ///   duplicate annotation is an error too, naming its places.
     func loadConfiguration() throws(HiveError) -> DaemonConfiguration {
         if let annotationError { throw annotationError }

@@ -43,7 +43,7 @@ extension HiveDaemon {
 
     /// Stops the daemon as a stop signal would (`STOPPING=1`, the stop budget, then
     /// `terminate` and `teardown`), for a stop that does not come from a signal: a
-    /// ServiceGroup's graceful shutdown, or a module through ``HiveKit/HiveHost``.
+    /// ServiceGroup's graceful shutdown, or a module through ``/HiveKit/HiveHost``.
     ///
     /// Returns at once; safe from any thread, before or during the start too (the daemon
     /// then stops without reporting ready). With `failure`, a clean stop exits
@@ -83,7 +83,7 @@ extension HiveDaemon {
     }
 }
 
-/// The daemon as its modules see it (``HiveKit/HiveHost``): a module asks it for a stop.
+/// The daemon as its modules see it (``/HiveKit/HiveHost``): a module asks it for a stop.
 struct DaemonHost: HiveHost {
     let daemon: HiveDaemon
 

@@ -19,8 +19,8 @@ import Synchronization
 /// | mapped signals | `custom(name)` | |
 /// | `SIGTERM`, `SIGINT` | `terminate`, then `teardown` in reverse | `STOPPING=1` first |
 ///
-/// Which of these an input does depends on the daemon's phase: ``DaemonLifecycle`` holds
-/// the phase and decides, for every source, through one door (`submit`, `receive`).
+/// Which of these an input does depends on the daemon's phase: one state machine holds
+/// the phase and decides, for every source, through one door (<doc:DaemonLifecycle>).
 ///
 /// A `main` of your own calls ``main(_:)`` before it starts any thread (it blocks the
 /// signals the daemon reads in the calling thread itself; a program that starts threads
@@ -100,8 +100,8 @@ public final class HiveDaemon: Sendable {
         SignalReader.readForever()
     }
 
-    /// Runs the daemon until it is stopped, phase after phase (``DaemonLifecycle``);
-    /// returns the exit status. Signals reach it only while ``SignalReader`` runs
+    /// Runs the daemon until it is stopped, phase after phase (<doc:DaemonLifecycle>);
+    /// returns the exit status. Signals reach it only while the calling thread reads them
     /// (``main(_:)`` does that).
     package func run() async -> DaemonExitCode {
         SignalReader.setHandler { [self] signal in receive(signal) }

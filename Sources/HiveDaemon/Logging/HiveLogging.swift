@@ -105,7 +105,10 @@ public enum HiveLogging {
     /// stream, else stderr. What the daemon installs; a program with a `main` of its own
     /// can bootstrap swift-log with it to log as hived does.
     ///
-    /// - Parameter identifier: the journal's `SYSLOG_IDENTIFIER` (the daemon's name).
+    /// - Parameters:
+    ///   - target: where lines go: `auto`, `journal` or `stderr`.
+    ///   - identifier: the journal's `SYSLOG_IDENTIFIER` (the daemon's name).
+    ///   - environment: the systemd variables `auto` decides by; `nil` reads them now.
     public static func makeHandler(
         target: LogTarget, identifier: String, environment: SystemdEnvironment? = nil
     ) -> any LogHandler {

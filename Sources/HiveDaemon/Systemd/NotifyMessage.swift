@@ -55,9 +55,11 @@ struct NotifyMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// `RELOADING=1` and `MONOTONIC_USEC=` in one datagram, then `STATUS=` if given.
     ///
-    /// - Parameter monotonicMicroseconds: `CLOCK_MONOTONIC` in microseconds; defaults to
-    ///   now (nil), which is what systemd expects: it matches the timestamp against the
-    ///   moment it sent the reload signal.
+    /// - Parameters:
+    ///   - status: the `STATUS=` line to send with it, if any.
+    ///   - monotonicMicroseconds: `CLOCK_MONOTONIC` in microseconds; defaults to now
+    ///     (nil), which is what systemd expects: it matches the timestamp against the
+    ///     moment it sent the reload signal.
     static func reloading(
         status: String? = nil,
         monotonicMicroseconds: UInt64? = nil

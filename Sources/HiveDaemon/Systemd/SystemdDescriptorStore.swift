@@ -7,7 +7,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// systemd's file descriptor store for this service, as a HiveKit ``DescriptorStore``:
+/// systemd's file descriptor store for this service, as a HiveKit ``/HiveKit/DescriptorStore``:
 /// `FDSTORE=1` with `FDNAME=` to store (through `sd_pid_notify_with_fds`), and
 /// `FDSTOREREMOVE=1` to remove, both queued on the notifier like every notification, so
 /// neither ever waits for systemd to read.

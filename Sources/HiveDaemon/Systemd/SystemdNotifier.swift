@@ -10,7 +10,7 @@ import Synchronization
 /// libsystemd opens a blocking datagram socket for each call and sends without
 /// `MSG_DONTWAIT` or a timeout, so a receiver that stops reading (a busy PID 1; the queue
 /// holds `net.unix.max_dgram_qlen` datagrams) blocks it. Only the writer thread waits then;
-/// events, signals and the stop go on, and messages wait in a bounded ``NotifyQueue``
+/// events, signals and the stop go on, and messages wait in a bounded queue
 /// (`READY=1`, `RELOADING=1`, `STOPPING=1` kept in order and delivered once the receiver
 /// reads again; `WATCHDOG=1` and `STATUS=` coalesced). ``flush(until:)`` waits, with a
 /// deadline, for everything queued to be taken.

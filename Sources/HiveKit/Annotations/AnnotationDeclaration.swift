@@ -39,5 +39,6 @@ public struct AnnotationDeclaration: Sendable, Hashable, CustomStringConvertible
     /// Where it is: `Shop/ShopModule.swift:12 in /usr/bin/hived`.
     public var place: String { "\(file):\(line) in \(image)" }
 
+    /// What it declares and where: `module type 'ShopModule' at Shop/ShopModule.swift:12 in /usr/bin/hived`.
     public var description: String { "\(subject) at \(place)" }
 }

@@ -49,7 +49,13 @@ public enum HiveAnnotations {
     /// `factory` makes an instance, and returning `Service` is what proves, at compile
     /// time, that the implementation conforms.
     ///
-    /// - Parameter lifetime: what a configuration entry that names no `lifetime` gets.
+    /// - Parameters:
+    ///   - service: the service type, usually a protocol.
+    ///   - implementation: the implementation's type, whose name a configuration uses.
+    ///   - lifetime: what a configuration entry that names no `lifetime` gets.
+    ///   - file: where the declaration is, for errors; leave the default.
+    ///   - line: its line; leave the default.
+    ///   - factory: makes an instance, typed as the service.
     public static func service<Service: Sendable, Implementation>(
         _ service: Service.Type, implementation: Implementation.Type, lifetime: ServiceLifetime = .singleton,
         file: String = #fileID, line: Int = #line, factory: @escaping @Sendable () throws -> Service

@@ -1,11 +1,18 @@
 /// One value in a module's settings, as a configuration file gives it.
 public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
+    /// A string (`path: /var/lib/x`, or a quoted `"42"`).
     case string(String)
+    /// An integer (`port: 8080`, `0x10`).
     case int(Int)
+    /// A number with a fraction or an exponent (`ratio: 0.5`).
     case double(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// A list (`[a, b]`).
     case list([SettingValue])
+    /// A map (`{a: 1}`), as nested settings.
     case map([String: SettingValue])
+    /// No value (`~`, `null`, or a key with nothing after it).
     case null
 
     /// The value's type as error messages name it.
@@ -21,6 +28,7 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as YAML's flow style would write it, unquoted (`[a, b]`, `{a: 1}`).
     public var description: String {
         switch self {
         case .string(let value): value

@@ -19,10 +19,13 @@ public struct Settings: Sendable, Hashable {
         self.owner = owner
     }
 
+    /// Whether both hold the same values for the same module; where they were written
+    /// does not count.
     public static func == (lhs: Settings, rhs: Settings) -> Bool {
         lhs.values == rhs.values && lhs.owner == rhs.owner
     }
 
+    /// Hashes the values and the owner, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(values)
         hasher.combine(owner)

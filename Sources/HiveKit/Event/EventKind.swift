@@ -2,8 +2,28 @@
 /// kind names a hook rather than an event: ``validateReload``, which a reload calls on
 /// kept modules whose settings changed before it delivers `reload`.
 public enum EventKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case setup, `init`, ready, background, foreground, reload, memoryWarning, custom
-    case terminate, teardown, unmount
+    /// ``HiveEvent/setup``.
+    case setup
+    /// ``HiveEvent/init``.
+    case `init`
+    /// ``HiveEvent/ready``.
+    case ready
+    /// ``HiveEvent/background(params:)``.
+    case background
+    /// ``HiveEvent/foreground(params:)``.
+    case foreground
+    /// ``HiveEvent/reload``.
+    case reload
+    /// ``HiveEvent/memoryWarning(params:)``.
+    case memoryWarning
+    /// ``HiveEvent/custom(name:params:)``, whatever its name.
+    case custom
+    /// ``HiveEvent/terminate``.
+    case terminate
+    /// ``HiveEvent/teardown``.
+    case teardown
+    /// ``HiveEvent/unmount``.
+    case unmount
     /// ``Module/validateReload(_:)``: a module asked whether it accepts new settings.
     case validateReload
 
@@ -31,6 +51,7 @@ public enum EventKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
         self = kind
     }
 
+    /// The kind's ``name``.
     public var description: String { name }
 
     /// Whether a stalled handler of this kind is abandoned at its budget, so that the

@@ -22,7 +22,7 @@ extension Hive {
     ///
     /// - Throws: ``HiveError`` (`.refusedEvent`) when the event makes no sense in the
     ///   current ``phase`` (`foreground` before `init`, anything after `teardown`);
-    ///   `setup` and `init` come from ``start()``, `unmount` from ``unregister(named:)``.
+    ///   `setup` and `init` come from ``start(rollingBack:)``, `unmount` from ``unregister(named:)``.
     @discardableResult
     public func send(_ event: HiveEvent) async throws(HiveError) -> DeliveryReport {
         try await takingTurn("send(\(event))", event: event) { () throws(HiveError) in

@@ -5,7 +5,7 @@ extension Hive {
     }
 
     /// Sets up, then initializes, `modules` — modules joining a live hive — level by level,
-    /// as ``start()`` does for all. Observers see each phase delivered once its modules
+    /// as ``start(rollingBack:)`` does for all. Observers see each phase delivered once its modules
     /// handled it; with no modules, nothing is delivered or observed.
     ///
     /// - Returns: the first failure; the module whose hook failed receives nothing more,

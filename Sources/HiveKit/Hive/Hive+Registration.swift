@@ -6,17 +6,20 @@ extension Hive {
     /// try await hive.register(Store(), as: ModuleDescriptor(name: "store", level: .basic))
     /// ```
     ///
-    /// Before ``start()`` the module only joins the order. In a started hive it is brought
+    /// Before ``start(rollingBack:)`` the module only joins the order. In a started hive it is brought
     /// to the hive's phase at once (queued behind any event being delivered): `setup`,
     /// `init`, then `ready` if the hive already received `ready`, then `background` if the
     /// hive is suspended. If `setup` or `init` throws, the module receives nothing more (as
     /// at start-up), is removed with whatever it registered, and the error is thrown; a
     /// throw from `ready` or `background` is logged, as for any event.
     ///
-    /// - Parameter settingUp: `false` joins the module as it is, without `setup` or `init`
-    ///   (BeeHive's `shouldTriggerInitEvent:NO`), nor `ready` or `background` to catch up:
-    ///   it receives the events delivered from then on, `terminate`, `teardown` and
-    ///   `unmount` included; before ``start()``, it skips start-up's `setup` and `init`.
+    /// - Parameters:
+    ///   - registration: the module and its descriptor.
+    ///   - settingUp: `false` joins the module as it is, without `setup` or `init`
+    ///     (BeeHive's `shouldTriggerInitEvent:NO`), nor `ready` or `background` to catch up:
+    ///     it receives the events delivered from then on, `terminate`, `teardown` and
+    ///     `unmount` included; before ``start(rollingBack:)``, it skips start-up's `setup`
+    ///     and `init`.
     /// - Throws: ``HiveError``: `.duplicateModule`, `.refusedEvent` once the hive is
     ///   stopping, or the failure of the module's `setup`/`init`.
     public func register(
@@ -29,7 +32,7 @@ extension Hive {
     }
 
     /// Builds the module `descriptor` declares through `catalog` and registers it like
-    /// ``register(_:as:)``; a disabled descriptor is ignored.
+    /// ``register(_:as:settingUp:)``; a disabled descriptor is ignored.
     public func register(_ descriptor: ModuleDescriptor, catalog: ModuleCatalog) async throws(HiveError) {
         guard descriptor.isEnabled else { return }
         try await register(try catalog.instantiate(descriptor), as: catalog.declared(descriptor))

@@ -18,8 +18,8 @@ import Synchronization
 /// Events, registrations and reloads queue behind each other in arrival order
 /// (``HivePhase`` says which events each phase accepts). All methods are safe to call
 /// from any task, including from inside a module's hook for lookups. Since events never
-/// interleave, a hook that calls ``send(_:)``, ``register(_:as:)``, ``unregister(named:)``,
-/// ``reload(to:catalog:)``, ``start()`` or ``stop()`` on its own hive, from its own task
+/// interleave, a hook that calls ``send(_:)``, ``register(_:as:settingUp:)``, ``unregister(named:)``,
+/// ``reload(to:catalog:refusingToRemoveAll:)``, ``start(rollingBack:)`` or ``stop()`` on its own hive, from its own task
 /// or a child task of it, gets `.refusedEvent` (it would wait for itself); it may start a
 /// `Task` that does, which runs after the current event. A caller cancelled while it waits
 /// for its turn gets `.cancelled`, and its call never runs.
@@ -48,7 +48,7 @@ public final class Hive: Sendable {
     /// Passed sockets and the descriptor store (see `Hive+Sockets.swift`).
     let socketTable: SocketTable
 
-    /// An empty hive; register modules, then ``start()``.
+    /// An empty hive; register modules, then ``start(rollingBack:)``.
     public init(_ configuration: HiveConfiguration = HiveConfiguration()) {
         self.configuration = configuration
         self.environment = configuration.environment

@@ -51,6 +51,7 @@ public struct HiveError: Error, Sendable, CustomStringConvertible {
         /// A passed socket or the descriptor store a module asked for is not there.
         public static let unavailable = Code(.unavailable)
 
+        /// The code's name, as its static property spells it (`handlerFailed`).
         public var description: String { base.rawValue }
     }
 

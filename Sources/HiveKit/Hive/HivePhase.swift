@@ -24,6 +24,7 @@ public enum HivePhase: String, Sendable, Hashable, CustomStringConvertible {
     /// Start failed and was rolled back; the hive accepts nothing more.
     case failed
 
+    /// The phase's name, as the control socket's `GetStatus` reports it (`running`).
     public var description: String { rawValue }
 
     /// Whether modules may receive events and be registered dynamically.

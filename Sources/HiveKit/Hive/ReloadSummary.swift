@@ -50,6 +50,7 @@ public struct ReloadFailure: Error, Sendable, CustomStringConvertible {
         /// Setting up and initializing the added modules.
         case start
 
+        /// The phase's name (`build`, `validate`, `start`).
         public var description: String { rawValue }
     }
 

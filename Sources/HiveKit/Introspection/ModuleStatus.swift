@@ -14,6 +14,7 @@ public struct ModuleStatus: Sendable, Hashable {
         /// `teardown` ran.
         case tornDown
 
+        /// The state's name, as the control socket's `GetStatus` reports it (`active`).
         public var description: String { rawValue }
     }
 

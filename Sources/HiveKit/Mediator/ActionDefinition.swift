@@ -2,7 +2,7 @@
 /// what the control socket lists.
 public struct ActionDefinition: Sendable, Hashable {
     /// The target: the module that registered the action, or one of its target types
-    /// (`module.Target`, ``Mediator/register(target:exported:make:)``).
+    /// (`module.Target`, ``Mediator/register(target:acceptsURLs:exported:make:)``).
     public let target: String
     /// The action's name.
     public let name: String

@@ -44,6 +44,8 @@ public struct Mediator: Sendable {
     /// Exposes `action` on this module's target.
     ///
     /// - Parameters:
+    ///   - action: the action's name, unique within the module.
+    ///   - replacing: replace this module's action of that name instead of failing.
     ///   - acceptsURLs: whether ``perform(url:extras:)`` may call it (CTMediator refuses
     ///     URL calls of actions named `native…`; here every action is native-only unless
     ///     it says otherwise). Its handler then gets the URL's query items as string
@@ -52,6 +54,7 @@ public struct Mediator: Sendable {
     ///     `PerformAction`, `hived ctl perform`) may reach it; its handler then gets the
     ///     caller's parameters as strings. Actions are private to the process unless they
     ///     say so (or their module's configuration exports them).
+    ///   - handler: performs the action: takes the call's parameters, returns its result.
     /// - Throws: ``HiveError`` `.duplicateRegistration` when this module already has the
     ///   action and `replacing` is `false`; `.unknownModule` through ``Hive/mediator``,
     ///   since only modules are targets; `.refusedEvent` once the hive has stopped.
@@ -120,8 +123,12 @@ public struct Mediator: Sendable {
     /// Calls `action` of `target` with `params` (CTMediator's
     /// `performTarget:action:params:shouldCacheTarget:`).
     ///
-    /// - Parameter cachesTarget: for a target type's action, keep the instance made for
-    ///   this call for later calls (one kept already is used either way).
+    /// - Parameters:
+    ///   - target: a module's name, or one of its target types (`module.Target`).
+    ///   - action: the action's name.
+    ///   - params: the call's parameters, any `Sendable` values.
+    ///   - cachesTarget: for a target type's action, keep the instance made for this call
+    ///     for later calls (one kept already is used either way).
     /// - Returns: what the action (or a not-found action or handler) returned.
     /// - Throws: ``HiveError`` `.notFound` when the target or action does not exist and
     ///   nothing handles that; `.refusedEvent` once the hive has stopped; the error of a

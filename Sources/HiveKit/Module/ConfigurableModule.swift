@@ -1,5 +1,5 @@
 /// A module type that builds itself from its configuration entry, so that it can be
-/// declared with an annotation (``HiveAnnotations/module(_:name:file:line:)``) or
+/// declared with an annotation (``HiveAnnotations/module(_:name:exportedRoutes:exportedActions:file:line:)``) or
 /// registered in a catalog by type (``ModuleCatalog/register(_:name:file:line:)``).
 ///
 /// ```swift

@@ -45,17 +45,29 @@ public protocol Module: Sendable {
 
 /// Every hook does nothing unless a module implements it.
 extension Module {
+    /// Does nothing: a module that registers nothing needs no `setup`.
     public func setup(_ context: ModuleContext) async throws {}
+    /// Does nothing: a module with nothing to start needs no `init`.
     public func initialize(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func ready(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func background(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func foreground(_ context: ModuleContext) async throws {}
+    /// Accepts every change of settings: a module that cannot refuse one needs no `validateReload`.
     public func validateReload(_ context: ModuleContext) async throws {}
+    /// Does nothing: the new settings are in the context of the module's next hooks.
     public func reload(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func memoryWarning(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it (or a custom event handler takes the event).
     public func custom(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func terminate(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func teardown(_ context: ModuleContext) async throws {}
+    /// Does nothing unless the module implements it.
     public func unmount(_ context: ModuleContext) async throws {}
 }
 

@@ -21,7 +21,9 @@ public enum ModuleLevel: Int, Sendable, Hashable, CaseIterable, Comparable, Cust
         }
     }
 
+    /// `basic` or `normal`, as a configuration file writes it.
     public var description: String { self == .basic ? "basic" : "normal" }
 
+    /// Whether `lhs` starts before `rhs` (``basic`` before ``normal``).
     public static func < (lhs: ModuleLevel, rhs: ModuleLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -7,5 +7,6 @@ public enum HandlerOutcome: String, Sendable, Hashable, CustomStringConvertible 
     /// It ran past its budget at a stop and the hive went on without it.
     case abandoned
 
+    /// The outcome's name (`succeeded`, `failed`, `abandoned`).
     public var description: String { rawValue }
 }

@@ -28,7 +28,7 @@ public struct StartupPhase: Sendable, Hashable {
 
 /// How start-up spent its time (what `systemd-analyze critical-chain` is to boot).
 public struct StartupProfile: Sendable, Hashable {
-    /// `setup`, then `init` (absent if setup failed); empty before ``Hive/start()``.
+    /// `setup`, then `init` (absent if setup failed); empty before ``Hive/start(rollingBack:)``.
     public let phases: [StartupPhase]
     /// From the first `setup` call to the last `init` return.
     public let total: Duration

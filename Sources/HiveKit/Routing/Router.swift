@@ -55,11 +55,15 @@ public struct Router: Sendable {
     /// Several routes may share a pattern; they are tried in priority, then registration,
     /// order.
     /// - Parameters:
+    ///   - pattern: `scheme://host/path/:name(/optional)/*`; without a scheme, the route
+    ///     goes to the global table.
+    ///   - priority: higher is tried first; 0 by default.
     ///   - exported: whether a call from outside the process (the control socket's
     ///     `OpenURL`, `hived ctl open`) may reach it; routes are private to the process
     ///     unless they say so (or their module's configuration exports them).
     ///   - matcher: the route's own way of matching (JLRoutes' custom route definition);
     ///     then only the pattern's scheme counts, and the pattern names the route.
+    ///   - handler: handles a matching URL: `true` when it did, `false` to decline.
     /// - Throws: ``HiveError`` `.invalidRoute` for a malformed pattern; `.refusedEvent`
     ///   once the hive has stopped.
     public func register(

@@ -44,13 +44,17 @@ public struct ServiceCatalog: Sendable {
     /// Register the same implementation name for several service types if it provides
     /// several; a later registration of the same pair replaces the earlier one.
     ///
-    /// - Parameter lifetime: what a configuration entry that names no `lifetime` gets.
-    ///   BeeHive's `createService:` makes a new instance unless the implementation says
-    ///   `+singleton`; HiveKit shares one unless the implementation (or the entry) says
-    ///   `.transient`.
     /// - Parameters:
+    ///   - type: the service type, usually a protocol.
+    ///   - service: the name a configuration gives the service; `nil`: the type's own name.
+    ///   - implementation: the name a configuration gives the implementation.
+    ///   - lifetime: what a configuration entry that names no `lifetime` gets. BeeHive's
+    ///     `createService:` makes a new instance unless the implementation says
+    ///     `+singleton`; HiveKit shares one unless the implementation (or the entry) says
+    ///     `.transient`.
     ///   - file: where the registration is, for errors.
     ///   - line: its line.
+    ///   - factory: makes an instance, typed as the service.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
         service: String? = nil,

@@ -46,6 +46,7 @@ public struct ServiceRegistry: Sendable {
     ///     names a cached instance of the protocol's one implementation.)
     ///   - lifetime: ``ServiceLifetime/singleton`` (the default) or `.transient`.
     ///   - replacing: replace an existing registration instead of failing.
+    ///   - factory: makes the implementation, typed as the service.
     /// - Throws: ``HiveError`` `.duplicateRegistration` when `type` (with `name`) is
     ///   already registered and `replacing` is `false`; `.refusedEvent` once the hive has
     ///   stopped. Replacing waits for the old singleton if it is being created.
@@ -68,9 +69,12 @@ public struct ServiceRegistry: Sendable {
     /// atomic load; the first resolve creates it, waiting while another singleton of the
     /// hive is being created on another thread.
     ///
-    /// - Parameter cached: `false` makes a new instance for this call even for a
-    ///   singleton, and keeps nothing (BeeHive's `createService:withServiceName:shouldCache:NO`);
-    ///   the singleton, if created, stays as it is.
+    /// - Parameters:
+    ///   - type: the service type, as it was registered (`Clock.self`).
+    ///   - name: the variant's name; `nil` for the default registration.
+    ///   - cached: `false` makes a new instance for this call even for a singleton, and
+    ///     keeps nothing (BeeHive's `createService:withServiceName:shouldCache:NO`); the
+    ///     singleton, if created, stays as it is.
     /// - Throws: ``HiveError`` `.notRegistered` when nothing is registered under `type`
     ///   and `name`, or when the registration was removed while this resolve waited to
     ///   create its singleton; `.circularDependency` when the service is resolved again,

@@ -11,5 +11,6 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
+    /// `path:line`, as error messages begin.
     public var description: String { "\(path):\(line)" }
 }

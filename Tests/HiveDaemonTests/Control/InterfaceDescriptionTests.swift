@@ -3,12 +3,13 @@ import Foundation
 import Testing
 
 @Suite struct InterfaceDescriptionTests {
-    static let readme = URL(fileURLWithPath: #filePath)
+    /// The article that documents the control interface.
+    static let article = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+        .appendingPathComponent("Sources/HiveDaemon/HiveDaemon.docc/ControlInterface.md")
 
-    @Test func theReadmeQuotesTheInterfaceDescriptionVerbatim() throws {
-        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+    @Test func theDocumentationQuotesTheInterfaceDescriptionVerbatim() throws {
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
         let block = try #require(text.firstRange(of: "```varlink\n").map { start in
             text[start.upperBound...].prefix { _ in true }
         })

@@ -7,7 +7,8 @@ enum DaemonInterface {
     /// `org.varlink.service`, which every Varlink service implements.
     static let serviceName = "org.varlink.service"
 
-    /// The description of `io.hivekit.Daemon`; the README quotes it.
+    /// The description of `io.hivekit.Daemon`; HiveDaemon's article on the control interface
+    /// quotes it.
     static let description = """
         # The control interface of a daemon built on HiveKit (hived or your own): its modules and
         # their state, the time profiler, custom events, reloads, the log level, what

@@ -2,18 +2,38 @@ import Foundation
 @testable import hived
 import Testing
 
-/// The README's sample output is a real run's: each block marked `<!-- sample: NAME -->`
-/// is checked, line by line, against hived's stderr in the same scenario. What differs
-/// from run to run is matched loosely: the time, durations and other numbers, and the
-/// module and event named as the slowest at start-up.
-@Suite(.serialized) struct ReadmeSampleTests {
-    static let readme = FirstRunTests.packageRoot.appendingPathComponent("README.md")
+/// The documentation's sample output is a real run's: each block marked
+/// `<!-- sample: NAME -->` (in the README or a DocC article) is checked, line by line,
+/// against hived's stderr in the same scenario. What differs from run to run is matched
+/// loosely: the time, durations and other numbers, and the module and event named as the
+/// slowest at start-up.
+@Suite(.serialized) struct SampleOutputTests {
+    /// The documents that may hold samples: the README and every DocC article.
+    static var documents: [URL] {
+        let root = FirstRunTests.packageRoot
+        var urls = [root.appendingPathComponent("README.md")]
+        let sources = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
+        for source in sources.sorted() {
+            let catalog = root.appendingPathComponent("Sources/\(source)/\(source).docc")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
+            urls += files.sorted().filter { $0.hasSuffix(".md") }.map { catalog.appendingPathComponent($0) }
+        }
+        return urls
+    }
+
+    /// The text after the marker of the sample block `name`, in whichever document has it.
+    static func afterMarker(_ name: String) throws -> Substring {
+        var found: Substring?
+        for url in documents where found == nil {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            if let marker = text.range(of: "<!-- sample: \(name) -->") { found = text[marker.upperBound...] }
+        }
+        return try #require(found, "no sample '\(name)' in the README or the DocC articles")
+    }
 
     /// The lines of hived's output in the sample block `name` (those that start with a time).
     static func sample(_ name: String) throws -> [String] {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let marker = try #require(text.range(of: "<!-- sample: \(name) -->"), "no sample '\(name)' in README.md")
-        let rest = text[marker.upperBound...]
+        let rest = try afterMarker(name)
         let open = try #require(rest.range(of: "```console\n"))
         let close = try #require(rest[open.upperBound...].range(of: "```"))
         return rest[open.upperBound..<close.lowerBound].split(separator: "\n")
@@ -55,7 +75,7 @@ import Testing
         for line in sample {
             let regex = try pattern(line)
             guard let found = lines[next...].firstIndex(where: { $0.wholeMatch(of: regex) != nil }) else {
-                Issue.record("README sample '\(name)': no line like\n  \(line)\nafter line \(next) of hived's output:\n\(output)")
+                Issue.record("sample '\(name)': no line like\n  \(line)\nafter line \(next) of hived's output:\n\(output)")
                 return
             }
             next = found + 1
@@ -88,9 +108,7 @@ import Testing
     /// The `hived ctl` commands of the sample block `name`, each with the lines it prints
     /// (stdout, then stderr) and the exit status its comment names (`# exit 67`; else 0).
     static func commands(_ name: String) throws -> [(arguments: [String], output: [String], status: Int32)] {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let marker = try #require(text.range(of: "<!-- sample: \(name) -->"), "no sample '\(name)' in README.md")
-        let rest = text[marker.upperBound...]
+        let rest = try afterMarker(name)
         let open = try #require(rest.range(of: "```console\n"))
         let close = try #require(rest[open.upperBound...].range(of: "```"))
         var commands: [(arguments: [String], output: [String], status: Int32)] = []
@@ -123,7 +141,7 @@ import Testing
             let run = try await ControlSocketTests.CtlTests.runCtl(arguments, environment: ["RUNTIME_DIRECTORY": directory.path])
             #expect(run.status == status, "ctl \(arguments): \(run)")
             let lines = (run.stdout + run.stderr).split(separator: "\n").map(String.init)
-            #expect(lines.count == expected.count, "ctl \(arguments) printed \(lines), the README \(expected)")
+            #expect(lines.count == expected.count, "ctl \(arguments) printed \(lines), the sample \(expected)")
             for (line, sample) in zip(lines, expected) {
                 #expect(line.wholeMatch(of: try Self.pattern(sample)) != nil, "ctl \(arguments): \(line) is not like \(sample)")
             }

@@ -1,18 +1,19 @@
 import HiveKit
+import Logging
 import Testing
 
-// The README's "Calls between modules" example, verbatim except that the consumer also
-// records what it saw. In a real package `KeyValueCache` lives in a small shared target
-// (the contract); `CacheModule` and `ReportModule` live in targets that never import
-// each other.
+// The code of HiveKit.docc/CallsBetweenModules.md, compiled and run: every block of the
+// article is this file's text (DocumentationCodeTests checks that). In a real package
+// `KeyValueCache` lives in a small shared target (the contract); `CacheModule` and
+// `ReportModule` live in targets that never import each other.
 
-// --- shared contract target ---
+// Shared contract target: the only thing both sides import.
 public protocol KeyValueCache: Sendable {
     func set(_ value: String, for key: String) async
     func value(for key: String) async -> String?
 }
 
-// --- cache module target ---
+// Cache module target.
 actor MemoryCache: KeyValueCache {
     private var entries: [String: String] = [:]
     func set(_ value: String, for key: String) { entries[key] = value }
@@ -43,34 +44,37 @@ struct CacheModule: Module {
     }
 }
 
-// --- report module target: imports only the contract ---
+// Report module target: imports only the contract.
 struct ReportModule: Module {
-    let seen = Journal()  // test only
-
     func ready(_ context: ModuleContext) async throws {
         let cache = try context.services.resolve(KeyValueCache.self)  // any KeyValueCache
         await cache.set("42", for: "eu-west/answer")
         await cache.set("7", for: "us-east/lucky")
-
         try await context.router.open("hive://cache/flush/eu-west?reason=deploy%20done")
-
         let size = try await context.mediator.perform(target: "cache", action: "size", as: Int.self)
         context.logger.info("cache holds \(size) entries")
-        seen.add("size \(size), answer \(await cache.value(for: "eu-west/answer") ?? "gone")")  // test only
     }
 }
 
-@Suite struct ReadmeExampleTests {
+func makeCacheAndReport(logger: Logger) throws -> Hive {
+    try Hive(HiveConfiguration(logger: logger), modules: [
+        ModuleRegistration(name: "cache", level: .basic, module: CacheModule()),
+        ModuleRegistration(name: "report", module: ReportModule()),
+    ])
+}
+
+@Suite struct CallsBetweenModulesArticleTests {
     @Test func aModuleUsesAnothersServiceRouteAndActionWithoutImportingIt() async throws {
-        let report = ReportModule()
-        let hive = try makeHive([
-            (CacheModule(), ModuleDescriptor(name: "cache", level: .basic)),
-            (report, ModuleDescriptor(name: "report")),
-        ])
+        let logs = LogStore()
+        let hive = try makeCacheAndReport(logger: logs.logger)
         try await hive.start()
         let delivered = try await hive.send(.ready)
         #expect(delivered.failures.isEmpty)
-        #expect(report.seen.entries == ["size 1, answer gone"])
+        let lines = logs.all.compactMap { record in
+            record.metadata["module"].map { "[\($0)] \(record.metadata["event"] ?? "-"): \(record.message)" }
+        }
+        #expect(lines == ["[cache] ready: flushed 1 entries", "[report] ready: cache holds 1 entries"])
+        #expect(logs.all.first { $0.message == "flushed 1 entries" }?.metadata["reason"] == "deploy done")
         await hive.stop()
     }
 }

@@ -1,0 +1,115 @@
+import HiveKit
+import Logging
+import Synchronization
+import Testing
+
+// The code of HiveKit.docc/StatefulModules.md, compiled and run: every block of the article
+// is this file's text (DocumentationCodeTests checks that).
+
+/// Beats at an interval from `init` until `terminate`, and says how often it has beaten.
+actor Heartbeat: Module {
+    private var beats = 0
+    private var beating: Task<Void, Never>?
+
+    func initialize(_ context: ModuleContext) async throws {
+        let interval = try context.settings.duration("interval") ?? .seconds(10)
+        let logger = context.logger
+        beating = Task {
+            while (try? await Task.sleep(for: interval)) != nil {
+                beat(logger)
+            }
+        }
+    }
+
+    private func beat(_ logger: Logger) {
+        beats += 1
+        logger.debug("beat \(beats)")
+    }
+
+    func custom(_ context: ModuleContext) async throws {
+        guard context.customEventName == "stats" else { return }
+        context.logger.info("\(beats) beats so far")
+    }
+
+    func terminate(_ context: ModuleContext) async throws {
+        beating?.cancel()
+        await beating?.value
+        beating = nil
+        context.logger.info("stopped after \(beats) beats")
+    }
+}
+
+func heartbeatCatalog() -> ModuleCatalog {
+    var catalog = ModuleCatalog()
+    catalog.register("heartbeat") { descriptor in
+        try descriptor.settings.requireKeys(in: ["interval"])
+        _ = try descriptor.settings.duration("interval")     // a bad value fails the file, at its line
+        return Heartbeat()                                   // nothing starts before init
+    }
+    return catalog
+}
+
+/// Counts the custom events it receives, by name: a final class whose state a `Mutex`
+/// guards.
+final class EventCounter: Module {
+    private let counts = Mutex<[String: Int]>([:])
+
+    func custom(_ context: ModuleContext) async throws {
+        let name = context.customEventName ?? "?"
+        let count = counts.withLock { counts in
+            counts[name, default: 0] += 1
+            return counts[name, default: 0]
+        }
+        context.logger.info("\(name) number \(count)")
+    }
+}
+
+@Suite struct StatefulModulesArticleTests {
+    static func lines(_ logs: LogStore) -> [String] {
+        logs.all.compactMap { record in record.metadata["module"].map { _ in record.message } }
+    }
+
+    /// The actor keeps its count between hooks, its task beats between events, and
+    /// `terminate` ends the task: no beat comes after the module said it stopped.
+    @Test func anActorKeepsItsStateAndItsTaskEndsAtTerminate() async throws {
+        let logs = LogStore()
+        let spec = ModuleSpec(
+            ModuleDescriptor(name: "heartbeat", settings: Settings(["interval": .string("10ms")])), type: "heartbeat")
+        let hive = try makeHive(heartbeatCatalog().registrations(for: [spec]), logs: logs)
+        try await hive.start()
+        #expect(await eventually { Self.lines(logs).contains("beat 3") })
+        try await hive.send(.custom(name: "stats"))
+        let said = try #require(Self.lines(logs).first { $0.hasSuffix(" beats so far") })
+        #expect((Int(said.prefix { $0.isNumber }) ?? 0) >= 3, "\(said)")
+        await hive.stop()
+        let stopped = try #require(Self.lines(logs).firstIndex { $0.hasPrefix("stopped after ") })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!Self.lines(logs)[stopped...].contains { $0.hasPrefix("beat ") }, "\(Self.lines(logs))")
+        #expect(Self.lines(logs)[stopped] == "stopped after \(Self.lines(logs).filter { $0.hasPrefix("beat ") }.count) beats")
+    }
+
+    /// Loading a file builds every module once and drops it: the factory checks the
+    /// settings and starts nothing.
+    @Test func theFactoryChecksTheSettingsAndStartsNothing() throws {
+        let bad = ModuleSpec(
+            ModuleDescriptor(name: "heartbeat", settings: Settings(["interval": .string("soon")], owner: "heartbeat")),
+            type: "heartbeat")
+        #expect(throws: HiveError.self) { try heartbeatCatalog().registrations(for: [bad]) }
+        let misspelt = ModuleSpec(
+            ModuleDescriptor(name: "heartbeat", settings: Settings(["intervall": .string("1s")], owner: "heartbeat")),
+            type: "heartbeat")
+        let error = try #require(throws: HiveError.self) { try heartbeatCatalog().registrations(for: [misspelt]) }
+        #expect("\(error)".contains("unknown setting 'intervall'; expected interval"), "\(error)")
+    }
+
+    @Test func aClassKeepsItsStateBehindAMutex() async throws {
+        let logs = LogStore()
+        let hive = try makeHive([ModuleRegistration(name: "counter", module: EventCounter())], logs: logs)
+        try await hive.start()
+        try await hive.send(.custom(name: "rotate"))
+        try await hive.send(.custom(name: "rotate"))
+        try await hive.send(.custom(name: "stats"))
+        await hive.stop()
+        #expect(Self.lines(logs) == ["rotate number 1", "rotate number 2", "stats number 1"])
+    }
+}
