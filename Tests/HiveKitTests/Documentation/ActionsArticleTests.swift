@@ -37,7 +37,7 @@ struct ActionsModule: Module {
 
 @Suite struct ActionsArticleTests {
     @Test func theArticlesCallsAnswerAsItsCommentsSay() async throws {
-        let hive = try makeHive([ModuleRegistration(name: "cache", module: ActionsModule())])
+        let hive = try makeHive([(ActionsModule(), ModuleDescriptor(name: "cache"))])
         try await hive.start()
 
         // anywhere

@@ -58,8 +58,8 @@ struct ReportModule: Module {
 
 func makeCacheAndReport(logger: Logger) throws -> Hive {
     try Hive(HiveConfiguration(logger: logger), modules: [
-        ModuleRegistration(name: "cache", level: .basic, module: CacheModule()),
-        ModuleRegistration(name: "report", module: ReportModule()),
+        (CacheModule(), ModuleDescriptor(name: "cache", level: .basic)),
+        (ReportModule(), ModuleDescriptor(name: "report")),
     ])
 }
 

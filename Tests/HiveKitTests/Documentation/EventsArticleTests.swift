@@ -21,7 +21,7 @@ struct Rotator: Module {
 @Suite struct EventsArticleTests {
     @Test func aHandlerTakesItsEventAndTheHookTheRest() async throws {
         let logs = LogStore()
-        let hive = try makeHive([ModuleRegistration(name: "rotator", module: Rotator())], logs: logs)
+        let hive = try makeHive([(Rotator(), ModuleDescriptor(name: "rotator"))], logs: logs)
         try await hive.start()
         try await hive.send(.custom(name: "rotate", params: ["reason": "size"]))
         try await hive.send(.custom(name: "stats"))

@@ -35,8 +35,8 @@ struct Frontend: Module {
 
 func runTheHive(logger: Logger) async throws {
     let hive = try Hive(HiveConfiguration(environment: .production, logger: logger), modules: [
-        ModuleRegistration(name: "db", level: .basic, priority: 100, module: Database()),
-        ModuleRegistration(name: "frontend", module: Frontend()),
+        (Database(), ModuleDescriptor(name: "db", level: .basic, priority: 100)),
+        (Frontend(), ModuleDescriptor(name: "frontend")),
     ])
     try await hive.start()                  // setup, then init, in order
     try await hive.send(.ready)

@@ -26,15 +26,15 @@ func cacheCatalog() -> ModuleCatalog {
 
 func addAndReload(_ hive: Hive, catalog: ModuleCatalog) async throws -> ReloadSummary {
     // In code, into a running hive: setup, init, then ready, as the hive had them.
-    try await hive.register(ModuleRegistration(name: "extra", module: try ResponseCache(settings: Settings())))
+    try await hive.register(try ResponseCache(settings: Settings()), as: ModuleDescriptor(name: "extra"))
     // The configured modules again, as a file lists them: applied all or nothing.
-    let cache = ModuleDescriptor(name: "cache", settings: Settings(["ttl": .string("5s")]))
-    return try await hive.reload(to: [ModuleSpec(cache, type: "response-cache")], catalog: catalog)
+    let cache = ModuleDescriptor(name: "cache", type: "response-cache", settings: Settings(["ttl": .string("5s")]))
+    return try await hive.reload(to: [cache], catalog: catalog)
 }
 
 @Suite struct RegisteringModulesArticleTests {
-    static func spec(_ settings: [String: SettingValue]) -> ModuleSpec {
-        ModuleSpec(ModuleDescriptor(name: "cache", settings: Settings(settings)), type: "response-cache")
+    static func spec(_ settings: [String: SettingValue]) -> ModuleDescriptor {
+        ModuleDescriptor(name: "cache", type: "response-cache", settings: Settings(settings))
     }
 
     @Test func aMisspeltOrBadSettingIsAnErrorNamingModuleAndKey() throws {

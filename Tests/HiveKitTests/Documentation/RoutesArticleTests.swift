@@ -65,7 +65,7 @@ struct RoutesModule: Module {
 @Suite struct RoutesArticleTests {
     @Test func theArticlesRoutesAnswerAsItsCommentsSay() async throws {
         let seen = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "cache", module: RoutesModule(seen: seen))])
+        let hive = try makeHive([(RoutesModule(seen: seen), ModuleDescriptor(name: "cache"))])
         try await hive.start()
         try await hive.send(.ready)
         #expect(seen.all == [

@@ -39,7 +39,7 @@ struct ClockModule: Module {
 @Suite struct ServicesArticleTests {
     @Test func theArticlesRegistrationsAndResolvesDoWhatItsCommentsSay() async throws {
         let seen = Recorder()
-        let hive = try makeHive([ModuleRegistration(name: "clocks", module: ClockModule(seen: seen))])
+        let hive = try makeHive([(ClockModule(seen: seen), ModuleDescriptor(name: "clocks"))])
         try await hive.start()
         #expect(seen.all == [
             "system utc system system",

@@ -44,10 +44,10 @@ actor WebServer: Module {
         let server = WebServer()
         let context = Box<ModuleContext>()
         let hive = try makeSocketHive(
-            [ModuleRegistration(name: "web", module: SocketModule(onSetup: { try await server.setup($0) }, onInit: { ctx in
+            [(SocketModule(onSetup: { try await server.setup($0) }, onInit: { ctx in
                 try await server.initialize(ctx)
                 context.set(ctx)
-            }))],
+            }), ModuleDescriptor(name: "web"))],
             passed: [PassedDescriptor(descriptor: web.passed, name: "web"),
                      PassedDescriptor(descriptor: old.passed, name: "web/connection.7")],
             store: store)

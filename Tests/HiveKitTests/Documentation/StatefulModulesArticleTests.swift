@@ -73,9 +73,8 @@ final class EventCounter: Module {
     /// `terminate` ends the task: no beat comes after the module said it stopped.
     @Test func anActorKeepsItsStateAndItsTaskEndsAtTerminate() async throws {
         let logs = LogStore()
-        let spec = ModuleSpec(
-            ModuleDescriptor(name: "heartbeat", settings: Settings(["interval": .string("10ms")])), type: "heartbeat")
-        let hive = try makeHive(heartbeatCatalog().registrations(for: [spec]), logs: logs)
+        let spec = ModuleDescriptor(name: "heartbeat", type: "heartbeat", settings: Settings(["interval": .string("10ms")]))
+        let hive = try makeHive(heartbeatCatalog().instantiate([spec]), logs: logs)
         try await hive.start()
         #expect(await eventually { Self.lines(logs).contains("beat 3") })
         try await hive.send(.custom(name: "stats"))
@@ -91,20 +90,18 @@ final class EventCounter: Module {
     /// Loading a file builds every module once and drops it: the factory checks the
     /// settings and starts nothing.
     @Test func theFactoryChecksTheSettingsAndStartsNothing() throws {
-        let bad = ModuleSpec(
-            ModuleDescriptor(name: "heartbeat", settings: Settings(["interval": .string("soon")], owner: "heartbeat")),
-            type: "heartbeat")
-        #expect(throws: HiveError.self) { try heartbeatCatalog().registrations(for: [bad]) }
-        let misspelt = ModuleSpec(
-            ModuleDescriptor(name: "heartbeat", settings: Settings(["intervall": .string("1s")], owner: "heartbeat")),
-            type: "heartbeat")
-        let error = try #require(throws: HiveError.self) { try heartbeatCatalog().registrations(for: [misspelt]) }
+        let bad = ModuleDescriptor(
+            name: "heartbeat", type: "heartbeat", settings: Settings(["interval": .string("soon")], owner: "heartbeat"))
+        #expect(throws: HiveError.self) { try heartbeatCatalog().instantiate([bad]) }
+        let misspelt = ModuleDescriptor(
+            name: "heartbeat", type: "heartbeat", settings: Settings(["intervall": .string("1s")], owner: "heartbeat"))
+        let error = try #require(throws: HiveError.self) { try heartbeatCatalog().instantiate([misspelt]) }
         #expect("\(error)".contains("unknown setting 'intervall'; expected interval"), "\(error)")
     }
 
     @Test func aClassKeepsItsStateBehindAMutex() async throws {
         let logs = LogStore()
-        let hive = try makeHive([ModuleRegistration(name: "counter", module: EventCounter())], logs: logs)
+        let hive = try makeHive([(EventCounter(), ModuleDescriptor(name: "counter"))], logs: logs)
         try await hive.start()
         try await hive.send(.custom(name: "rotate"))
         try await hive.send(.custom(name: "rotate"))
