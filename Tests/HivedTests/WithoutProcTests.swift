@@ -58,7 +58,7 @@ import Testing
         // A copy the unprivileged user may run but not read, in a directory it may enter.
         let hived = directory.file("execute-only/hived")
         try FileManager.default.createDirectory(atPath: directory.file("execute-only"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: original.path, toPath: hived)
+        try Self.copyForExec(original.path, to: hived)
         chmod(hived, 0o111)
         chmod(directory.path, 0o755)
         chmod(directory.file("execute-only"), 0o755)
@@ -79,5 +79,18 @@ import Testing
         #expect(failing.status == 78)
         #expect(failing.stderr.contains("unknown module type 'reportr' (known: echo, echo-server, heartbeat, probe, reporter)"),
                 "\(failing.stderr)")
+    }
+
+    /// Copies `source` to `destination` through a descriptor opened close-on-exec:
+    /// `FileManager.copyItem` opens it without, so a child that another test's thread forks
+    /// meanwhile inherits it open for writing, and executing the copy then fails with
+    /// `ETXTBSY` ("Text file busy") until that child execs.
+    static func copyForExec(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard descriptor >= 0 else { throw TestFailure("open \(destination): \(errno)") }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw TestFailure("write \(destination): \(errno)") }
     }
 }
