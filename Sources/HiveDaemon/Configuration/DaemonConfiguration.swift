@@ -14,7 +14,7 @@ import HiveKit
 /// - `sleep`: see ``SleepConfiguration``.
 /// - `memory_pressure`: see ``MemoryPressureConfiguration``.
 /// - `modules`: a list of `name`, `type`, `level`, `priority`, `async`, `enabled`,
-///   `budget`, `settings` entries (see ``ModuleDescriptor``).
+///   `budget`, `settings` entries (see ``/HiveKit/ModuleDescriptor``).
 /// - `services`: a list of `service`, `implementation`, `name`, `lifetime` entries
 ///   (see ``/HiveKit/ServiceSpec``).
 /// - `control`: see ``ControlConfiguration``.

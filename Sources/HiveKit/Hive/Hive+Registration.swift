@@ -14,7 +14,8 @@ extension Hive {
     /// throw from `ready` or `background` is logged, as for any event.
     ///
     /// - Parameters:
-    ///   - registration: the module and its descriptor.
+    ///   - module: the module.
+    ///   - descriptor: its name, place in the order and settings.
     ///   - settingUp: `false` joins the module as it is, without `setup` or `init`
     ///     (BeeHive's `shouldTriggerInitEvent:NO`), nor `ready` or `background` to catch up:
     ///     it receives the events delivered from then on, `terminate`, `teardown` and
