@@ -78,6 +78,11 @@ extension ControlSocketTests {
             let status = try await fixture.ctl("status")
             #expect(status.status == 0, "\(status.stderr)")
             try await hived.waitForStderr(containing: "control socket: accepting connections again")
+            // A new echo client is served: the echo listener is polled again.
+            let fresh = try LineSocket.connect(to: echo)
+            let echoed = try await blocking { LineSocket.echo("back", on: fresh) }
+            #expect(echoed == "back")
+            close(fresh)
             try await hived.waitForStderr(containing: "accepting clients again")
             close(backlogged)
             let lines = hived.stderr.split(separator: "\n")
