@@ -48,4 +48,28 @@ import Testing
             #expect(text.contains(status), "\(status) missing from: \(help.stdout)")
         }
     }
+    /// `hived bogus` names no command: the usage shown is the program's, listing its
+    /// commands, not that of the default `run`.
+    @Test func anUnknownCommandShowsTheProgramsUsage() async throws {
+        let result = try await ExampleCommand.run(HivedProcess.executable, ["bogus"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: Unexpected argument 'bogus'\nUsage: hived <subcommand>\n"
+            + "  See 'hived --help' for more information.\n", "\(result.stderr)")
+        let run = try await ExampleCommand.run(HivedProcess.executable, ["run", "bogus"])
+        #expect(run.status == 64 && run.stderr.contains("Usage: hived run [--config <config>]"), "\(run.stderr)")
+    }
+
+    /// `ctl` with a bad argument exits 64, and both lists of ctl's statuses say so: its
+    /// `--help` and the control interface article.
+    @Test func ctlUsageErrorsExit64AsItsStatusListsSay() async throws {
+        let bogus = try await ExampleCommand.run(HivedProcess.executable, ["ctl", "log-level", "bogus"])
+        #expect(bogus.status == 64, "\(bogus)")
+        let help = try await ExampleCommand.run(HivedProcess.executable, ["ctl", "--help"])
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("64 for a usage error"), "\(help.stdout)")
+        let url = FirstRunTests.packageRoot.appendingPathComponent("Sources/HiveDaemon/HiveDaemon.docc/ControlInterface.md")
+        let article = try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let statuses = try #require(article.components(separatedBy: "Exit status: 0;").dropFirst().first?.components(separatedBy: ". ").first)
+        #expect(statuses.contains("64 for a usage error"), "\(statuses)")
+    }
 }

@@ -72,8 +72,22 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
             DaemonSignals.unblockInCallingThread()
             try command.run()
         } catch {
-            exit(withError: error)
+            guard namesNoCommand(arguments) else { exit(withError: error) }
+            // `NAME bogus` fails in the default `run`, whose usage would be shown: the
+            // program's own says which commands there are.
+            var standardError = StandardError()
+            print(
+                "Error: \(message(for: error))\nUsage: \(usageString())\n  See '\(Program.identity.name) --help' for more information.",
+                to: &standardError)
+            exit(withError: ExitCode.validationFailure)
         }
+    }
+
+    /// Whether `arguments` start with a word that is no command (`NAME bogus`), rather than
+    /// with an option of `run` or a command.
+    static func namesNoCommand(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help" else { return false }
+        return !configuration.subcommands.contains { $0._commandName == first || $0.configuration.aliases.contains(first) }
     }
 
     /// The file a run reads: `explicit`, else the identity's default file when it exists

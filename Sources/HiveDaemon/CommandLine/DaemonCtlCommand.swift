@@ -18,7 +18,7 @@ struct DaemonCtlCommand<Program: DaemonProgram>: ParsableCommand {
                 URL); 66 when no route matches the URL or there is no such action; 67 when it is \
                 not exported; 69 when the socket cannot be reached or turns the connection away; 70 \
                 when the route's or action's handler failed; 77 when access is denied; 78 when \
-                reload found the configuration invalid.
+                reload found the configuration invalid; 64 for a usage error (nothing was sent).
                 """,
             subcommands: [
                 Status.self, Blame.self, Profile.self, Events.self, Send.self, Reload.self, LogLevel.self,

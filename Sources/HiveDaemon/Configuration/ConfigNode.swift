@@ -137,16 +137,21 @@ struct ConfigNode {
         return value
     }
 
-    /// A duration of at least ``BudgetConfiguration/minimum`` (1 ms) written with its unit:
-    /// `250ms`, `5s`, `2m`, `1h` (a bare number is refused: seconds or milliseconds would
-    /// be a guess).
+    /// A duration between ``BudgetConfiguration/minimum`` (1 ms) and
+    /// `Duration.parsingLimit` (100 years), a decimal number written with its unit: `250ms`,
+    /// `5s`, `2m`, `1h` (a bare number is refused: seconds or milliseconds would be a guess).
     func duration() throws(HiveError) -> Duration {
         let expected = "a duration such as 250ms, 5s or 2m"
-        guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type),
-            let value = Duration(parsing: text)
-        else { throw error("expected \(expected), got \(found)") }
-        guard value >= BudgetConfiguration.minimum else { throw error("must be at least 1ms, got \(found)") }
-        return value
+        guard case .scalar(let text, let type) = node.content, [.string, .int, .float].contains(type) else {
+            throw error("expected \(expected), got \(found)")
+        }
+        switch Duration.parse(text) {
+        case .malformed: throw error("expected \(expected), got \(found)")
+        case .beyondLimit: throw error("must be at most 100 years, got \(found)")
+        case .valid(let value):
+            guard value >= BudgetConfiguration.minimum else { throw error("must be at least 1ms, got \(found)") }
+            return value
+        }
     }
 
     /// One of `choices`, by name, or of `aliases` (accepted, but not listed in errors).

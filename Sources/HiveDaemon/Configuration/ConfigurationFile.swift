@@ -12,7 +12,9 @@ import Darwin
 /// - At most ``maximumSize`` bytes.
 /// - A stable snapshot: the file's inode, size and modification time are the same before
 ///   and after the read, and the path still names that file; otherwise the read is tried
-///   again (``attempts`` times in all), then refused with "file changed while reading".
+///   again (``attempts`` times in all), then refused with "file changed while reading";
+///   a file whose size differs from what reading it gives although nothing about it
+///   changed (one of `/proc` or `/sys`, made as it is read) is refused saying so.
 ///   Editors and tools write in place: replace the file atomically (write a temporary
 ///   file, then rename it) and a reload never sees half of it.
 enum ConfigurationFile {
@@ -25,7 +27,7 @@ enum ConfigurationFile {
     ///
     /// - Throws: ``/HiveKit/HiveError`` (`invalidConfiguration`) saying the file cannot be read
     ///   and why (`No such file or directory`, `not a regular file (a FIFO)`, `larger than
-    ///   1 MiB`, `file changed while reading`…), or that it is not UTF-8.
+    ///   1 MiB`, `file changed while reading`, a `/proc` file…), or that it is not UTF-8.
     static func contents(of path: String) throws(HiveError) -> String {
         try contents(of: path, afterReading: {})
     }
@@ -36,21 +38,41 @@ enum ConfigurationFile {
         func failure(_ reason: String) -> HiveError {
             HiveError(.invalidConfiguration, "\(path.abbreviated(to: 256)): cannot read configuration file: \(reason)")
         }
+        var last = Snapshot.changed
         for attempt in 1...attempts {
-            if let bytes = try snapshot(of: path, afterReading: afterReading, failure: failure) {
+            last = try snapshot(of: path, afterReading: afterReading, failure: failure)
+            if case .read(let bytes) = last {
                 guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("not valid UTF-8") }
                 return text
             }
             if attempt < attempts { usleep(20_000) }  // let the writer finish
         }
+        if case .sizeMismatch(let size, let count) = last {
+            throw failure(
+                "its size says \(size) bytes but reading it gives \(count) on every try, though nothing about it changed: "
+                    + "the kernel makes its contents as it is read (a file of /proc or /sys), "
+                    + "so it is not a configuration file; copy it to a regular file")
+        }
         throw failure(
             "file changed while reading (\(attempts) tries); replace it atomically: write a temporary file, then rename it")
     }
 
-    /// The bytes of the file, or nil if it changed while being read.
+    /// What one read of the file found.
+    private enum Snapshot {
+        /// The file's bytes, read while nothing about it changed.
+        case read([UInt8])
+        /// The file's inode, size or modification time changed while it was read, or the
+        /// path names another file now.
+        case changed
+        /// Nothing changed, yet the read gave another number of bytes than the file's
+        /// size: a file the kernel generates when read (`/proc`, `/sys`).
+        case sizeMismatch(size: Int, read: Int)
+    }
+
+    /// One read of the file, and whether it changed meanwhile.
     private static func snapshot(
         of path: String, afterReading: () -> Void, failure: (String) -> HiveError
-    ) throws(HiveError) -> [UInt8]? {
+    ) throws(HiveError) -> Snapshot {
         var before = stat()
         guard stat(path, &before) == 0 else { throw failure(describe(errno)) }
         try requireRegular(before, failure: failure)
@@ -80,11 +102,12 @@ enum ConfigurationFile {
         afterReading()
         var after = stat()
         var named = stat()
-        guard fstat(descriptor, &after) == 0, stat(path, &named) == 0 else { return nil }
+        guard fstat(descriptor, &after) == 0, stat(path, &named) == 0 else { return .changed }
         let unchanged =
             same(opened, after) && same(before, opened) && named.st_ino == opened.st_ino && named.st_dev == opened.st_dev
-            && Int(after.st_size) == bytes.count
-        return unchanged ? bytes : nil
+        guard unchanged else { return .changed }
+        guard Int(after.st_size) == bytes.count else { return .sizeMismatch(size: Int(after.st_size), read: bytes.count) }
+        return .read(bytes)
     }
 
     /// Whether two `stat`s show the same file with the same size and modification time.

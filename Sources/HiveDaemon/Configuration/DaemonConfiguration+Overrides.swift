@@ -27,12 +27,16 @@ extension DaemonConfiguration {
         }
         func duration(_ suffix: String) throws(HiveError) -> Duration? {
             guard let (name, text) = overrides.value(suffix) else { return nil }
-            guard let duration = Duration(parsing: text), duration >= BudgetConfiguration.minimum else {
+            switch Duration.parse(text) {
+            case .valid(let duration) where duration >= BudgetConfiguration.minimum:
+                return duration
+            case .beyondLimit:
+                throw HiveError(.invalidConfiguration, "\(name): expected a duration of at most 100 years; got \(quoted: text)")
+            default:
                 throw HiveError(
                     .invalidConfiguration,
                     "\(name): expected a duration of at least 1ms such as 250ms, 5s or 2m; got \(quoted: text)")
             }
-            return duration
         }
         if let environment = try choice("ENVIRONMENT", HiveEnvironment.allCases.map { ($0.rawValue, $0) }) {
             result.environment = environment

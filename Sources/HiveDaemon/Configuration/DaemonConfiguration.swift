@@ -39,6 +39,16 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// remove every running module is refused otherwise, since a file caught half-written
     /// (cut right after `modules:`) or emptied looks the same.
     var declaresNoModules = false
+
+    /// Why a reload to this configuration is refused when it would remove every running
+    /// module; `nil` when the file says `modules: []`. `check-config` refuses a file that
+    /// enables no module with it too, so the two agree.
+    var removingEveryModule: HiveError? {
+        declaresNoModules ? nil : HiveError(
+            .invalidConfiguration,
+            "\(path ?? "the configuration"): enables no module, which would remove every running module; "
+                + "write `modules: []` if that is meant (a file caught half-written looks the same)")
+    }
     /// The configured services, in file order; (service, name) pairs are unique.
     public var services: [ServiceSpec]
     /// The control socket: where, and who may use it.

@@ -64,13 +64,10 @@ extension HiveDaemon {
         }
         // A file that enables no module is refused in the reload's build phase, unless it
         // says `modules: []`.
-        let refusal = configuration.declaresNoModules ? nil : HiveError(
-            .invalidConfiguration,
-            "\(configuration.path ?? "the configuration"): enables no module, which would remove every running module; "
-                + "write `modules: []` if that is meant (a file caught half-written looks the same)")
         let summary: ReloadSummary
         do {
-            summary = try await hive.reload(to: configuration.modules, catalog: options.catalog, refusingToRemoveAll: refusal)
+            summary = try await hive.reload(
+                to: configuration.modules, catalog: options.catalog, refusingToRemoveAll: configuration.removingEveryModule)
         } catch {
             rejectReload(error)
             return .failed(error)

@@ -74,13 +74,15 @@ public struct Settings: Sendable, Hashable {
         }
     }
 
-    /// A duration setting written as `250ms`, `5s`, `2m` or `1h`.
+    /// A duration setting written as `250ms`, `5s`, `2m` or `1h` (a decimal number and a
+    /// unit, at most 100 years; see `Duration.init(parsing:)`).
     public func duration(_ key: String) throws(HiveError) -> Duration? {
         guard let text = try string(key) else { return nil }
-        guard let duration = Duration(parsing: text) else {
-            throw error(key, "must be a duration such as 250ms, 5s or 2m, not \(quoted: text)")
+        switch Duration.parse(text) {
+        case .valid(let duration): return duration
+        case .malformed: throw error(key, "must be a duration such as 250ms, 5s or 2m, not \(quoted: text)")
+        case .beyondLimit: throw error(key, "must be a duration of at most 100 years, not \(quoted: text)")
         }
-        return duration
     }
 
     /// A list of strings; a single string counts as a list of one.

@@ -61,6 +61,16 @@ import Testing
         #expect(replaced == "modules: []\nsignals: {}\n")
     }
 
+    /// A `/proc` file is regular but says it is empty: it is refused for what it is, not
+    /// as a file an editor wrote in place.
+    @Test func aProcFileIsRefusedForWhatItIs() throws {
+        let error = #expect(throws: HiveError.self) { try DaemonConfiguration.load(path: "/proc/self/status") }
+        let message = try #require(error?.description)
+        #expect(message.hasPrefix("/proc/self/status: cannot read configuration file: its size says 0 bytes but reading it gives "))
+        #expect(message.contains("a file of /proc or /sys"), "\(message)")
+        #expect(!message.contains("changed while reading") && !message.contains("atomically"), "\(message)")
+    }
+
     @Test func keyPathsInErrorsAreBuiltOnlyForTheErrorAndQuoteValuesShortly() throws {
         let long = String(repeating: "k", count: 5_000)
         let text = """

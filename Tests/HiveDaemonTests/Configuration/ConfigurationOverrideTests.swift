@@ -42,6 +42,8 @@ import Testing
         ("HIVED_LOG_TARGET", "syslog", "HIVED_LOG_TARGET: expected one of auto, journal, stderr; got 'syslog'"),
         ("HIVED_BUDGET_EVENT", "soon", "HIVED_BUDGET_EVENT: expected a duration of at least 1ms such as 250ms, 5s or 2m; got 'soon'"),
         ("HIVED_BUDGET_STOP", "0s", "HIVED_BUDGET_STOP: expected a duration of at least 1ms such as 250ms, 5s or 2m; got '0s'"),
+        ("HIVED_BUDGET_STOP", "0x10s", "HIVED_BUDGET_STOP: expected a duration of at least 1ms such as 250ms, 5s or 2m; got '0x10s'"),
+        ("HIVED_BUDGET_STOP", "1000000h", "HIVED_BUDGET_STOP: expected a duration of at most 100 years; got '1000000h'"),
     ])
     func badValuesAreErrorsNamingTheVariable(name: String, value: String, message: String) throws {
         let error = try #require(configurationError(Self.file, environment: [name: value]))

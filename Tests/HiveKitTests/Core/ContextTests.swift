@@ -93,9 +93,25 @@ import Testing
     }
 
     /// A number without a unit is refused, not taken for seconds.
-    @Test(arguments: ["", "fast", "-1s", "5 parsecs", "ms", "1e10s", "1e300h", "nan", "3", "0.5", "250"])
+    @Test(arguments: ["", "fast", "-1s", "5 parsecs", "ms", "1e10s", "1e300h", "nan", "3", "0.5", "250",
+        "0x10s", "1.5e3ms", "+5s", "1.s", ".5s", "1..5s", "inf s", "1_000ms",
+    ])
     func badDurationsDoNotParse(text: String) {
         #expect(Duration(parsing: text) == nil)
+    }
+
+    /// A well-formed duration past the limit is refused with a message naming the limit,
+    /// not one that asks for a duration such as 250ms.
+    @Test func aDurationPastOneHundredYearsIsRefusedNamingTheLimit() throws {
+        #expect(Duration(parsing: "876000h") == .seconds(876_000 * 3600))
+        #expect(Duration(parsing: "876001h") == nil)
+        let settings = Settings(["wait": .string("1000000h")], owner: "m")
+        do throws(HiveError) {
+            _ = try settings.duration("wait")
+            Issue.record("accepted 1000000h")
+        } catch {
+            #expect(error.message.contains("at most 100 years"), "\(error)")
+        }
     }
 
     @Test func eventKindsRoundTripTheirNames() {

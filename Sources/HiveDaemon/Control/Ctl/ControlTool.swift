@@ -10,7 +10,8 @@ import HiveKit
 /// an opened URL), 66 when no route matches a URL or there is no such action, 67 when the
 /// route or action is not exported, 69 when the socket cannot be reached or turned the
 /// connection away, 70 when the route's or action's handler failed, 77 when access is
-/// denied, 78 for a reload of an invalid file.
+/// denied, 78 for a reload of an invalid file. A usage error (64) is the command line's,
+/// before a ``ControlTool`` runs.
 struct ControlTool: Sendable {
     /// What to ask.
     enum Command: Sendable {
