@@ -1,14 +1,12 @@
 import HiveKit
 
-/// A hive for a test. Its default budget (30 s) only bounds hooks whose budget is not
-/// what the test is about: the test process's cooperative pool is shared by every test
-/// running beside it, and CPU-bound ones (ArgumentParser's first parse in a debug build,
-/// building hostile configurations) can keep even a no-op hook waiting seconds for a
-/// thread on a loaded 2-core machine (a soak with two CPU hogs saw more than 5 s). Tests
-/// of budgets name their own.
+/// A hive for a test, with HiveConfiguration's default budget (5 s) unless the test names
+/// one: the tests that block threads or burn CPU run in a process of their own
+/// (BlockingTests), and `scripts/lib/test-processes` runs at most 8 tests at once, so a hook
+/// waits for a thread only briefly even beside two CPU hogs.
 public func makeHive(
     _ modules: [(module: any Module, descriptor: ModuleDescriptor)],
-    budget: Duration = .seconds(30),
+    budget: Duration = .seconds(5),
     logs: LogStore = LogStore(),
     environment: HiveEnvironment = .testing
 ) throws -> Hive {
