@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HivedTests",
-            dependencies: ["hived", "HiveKit"],
+            dependencies: ["hived", "HiveKit", "TestSupport"],
             exclude: ["Control/varlink_driver.py"]
         ),
         // Tests that block their threads or burn CPU (semaphores, a cancellation handler that
