@@ -90,9 +90,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: scripted modules, recorders, log stores, latches,
+        // waits and threads. A target of the tests alone (no product names it).
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "HiveKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "HiveKitTests",
-            dependencies: ["HiveKit"],
+            dependencies: ["HiveKit", "TestSupport"],
             // `@_extern(c)` names the linker's bounds of the tests' own annotation sections.
             swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
@@ -110,8 +120,20 @@ let package = Package(
         ),
         .testTarget(
             name: "HivedTests",
-            dependencies: ["hived", "HiveKit"],
+            dependencies: ["hived", "HiveKit", "TestSupport"],
             exclude: ["Control/varlink_driver.py"]
+        ),
+        // Tests that block their threads or burn CPU (semaphores, a cancellation handler that
+        // blocks, ArgumentParser's parses, a quarter of a million YAML nodes): `scripts/test`
+        // runs them in a test process of their own, never beside the timing-sensitive ones.
+        .testTarget(
+            name: "BlockingTests",
+            dependencies: [
+                "HiveKit",
+                "HiveDaemon",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "SystemdTests",

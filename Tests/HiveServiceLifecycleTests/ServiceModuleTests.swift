@@ -4,10 +4,8 @@ import ServiceLifecycle
 import Testing
 
 @Suite struct ServiceModuleTests {
-    /// A default budget (30 s) for the hooks whose budget is not under test: the test
-    /// process's cooperative pool is shared with every test running beside it, and on a
-    /// loaded machine a no-op hook can wait seconds for a thread (a soak saw more than 5 s).
-    static let configuration = HiveConfiguration(defaultBudget: .seconds(30))
+    /// HiveConfiguration's default budget (5 s) for the hooks whose budget is not under test.
+    static let configuration = HiveConfiguration()
 
     @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
         let record = Record()
@@ -83,17 +81,16 @@ import Testing
     @Test func teardownCancelsAServiceThatIgnoresGracefulShutdownWithinTheBudget() async throws {
         let record = Record()
         let hive = try Hive(Self.configuration, modules: [
-            // Cancelled at 8 s; 2 s left for the cancellation to end run() before the hook
-            // gives up, even on a loaded machine where other tests' hooks hold this
-            // process's pool threads (soaks with two CPU hogs saw 200 ms, then over 1 s, missed).
-            (ServiceModule(StubbornService(record: record)), ModuleDescriptor(name: "stubborn", budget: .seconds(10))),
+            // Cancelled at four fifths of the budget (1.6 s); 400 ms left for the cancellation
+            // to end run() before the hook gives up.
+            (ServiceModule(StubbornService(record: record)), ModuleDescriptor(name: "stubborn", budget: .seconds(2))),
         ])
         try await hive.start()
         #expect(await record.waitFor("running"))
         let started = ContinuousClock.now
         let failures = await hive.stop()
         #expect(failures.isEmpty, "the hook ended within its budget: \(failures)")
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(await record.waitFor("cancelled"))
         #expect(record.all == ["running", "cancelled"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived declares its `reporter` module type and its `SystemClock` service with

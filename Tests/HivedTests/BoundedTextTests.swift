@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every text hived writes about a value it was given stays short and clean, however long

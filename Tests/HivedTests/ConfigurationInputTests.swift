@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Configuration input that cannot hang or hurt the daemon: FIFOs, half-written files, an

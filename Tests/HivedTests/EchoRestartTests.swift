@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The echo-server across a restart through the descriptor store (``ServiceManagerSocket``

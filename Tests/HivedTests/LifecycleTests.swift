@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 10's rules as hived shows them: levels as barriers (probe timestamps), modules

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// systemd's memory pressure protocol (systemd.io/MEMORY_PRESSURE) as the built hived
@@ -164,14 +165,5 @@ import Testing
         hived.signal(SIGTERM)
         #expect(try await hived.exitStatus() == 0)
         #expect(hived.stderr.contains("\(plain): not a PSI file"), "\(hived.stderr)")
-    }
-}
-
-/// Polls `condition` every 10 ms until it holds; fails after `timeout`.
-func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Nothing hived writes can block it: a `NOTIFY_SOCKET` receiver or a stderr pipe that

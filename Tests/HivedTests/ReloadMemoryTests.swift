@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// After 300 reloads of large, hostile and damaged files (issue 27), hived's resident

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Suspend/resume, custom events from signals, the watchdog, and check-config.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// System sleep as the built hived follows it, with no real logind: no system bus at all,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived started as systemd starts it: the notification sequence, the event order in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived's tools need neither `/proc` nor the executable's file (issue 27): annotations

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

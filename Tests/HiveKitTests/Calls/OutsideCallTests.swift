@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// A module whose routes and actions are exported in code, by its descriptor, or not at all.

@@ -1,4 +1,5 @@
 @testable import HiveKit
+import TestSupport
 import Testing
 
 /// Unit tests of `BudgetRace`, the internal race of a hook against its budget. The

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 @Suite struct ContextTests {

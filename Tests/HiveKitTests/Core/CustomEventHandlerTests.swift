@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// BeeHive's `registerCustomEvent:withModuleInstance:andSelectorStr:` (a module's own

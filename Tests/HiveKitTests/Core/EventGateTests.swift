@@ -1,4 +1,5 @@
 @testable import HiveKit
+import TestSupport
 import Testing
 
 /// Unit tests of `EventGate`, the hive's internal FIFO lock. The contract it serves (calls

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// A module's logger reports the module and the event the hive delivers when a line is

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// Observers of delivery (what the control socket's Subscribe streams), module

@@ -1,5 +1,6 @@
 @testable import HiveKit
 import Logging
+import TestSupport
 import Testing
 
 @Suite struct ProfileValueTests {

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// A hook that calls into its own hive's queue would wait for the event that waits for the

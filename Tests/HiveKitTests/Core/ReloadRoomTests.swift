@@ -1,4 +1,5 @@
 @testable import HiveKit
+import TestSupport
 import Testing
 
 /// A reload that removes most modules gives their room back (issue 27): the hive's order

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// `Hive.reload(to:catalog:)`: all or nothing, in two phases (prepare, then commit or

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct StartFailureTests {

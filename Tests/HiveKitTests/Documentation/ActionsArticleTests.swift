@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 // The code of HiveKit.docc/Actions.md, compiled and run: every block of the article is

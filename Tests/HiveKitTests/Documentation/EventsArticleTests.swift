@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 // The code of HiveKit.docc/Events.md, compiled and run: every block of the article is this

@@ -1,5 +1,6 @@
 import HiveKit
 import Logging
+import TestSupport
 import Testing
 
 // The code of HiveKit.docc/GettingStarted.md, compiled and run: every block of the article

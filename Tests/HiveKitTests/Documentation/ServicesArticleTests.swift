@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 // The code of HiveKit.docc/Services.md, compiled and run: every block of the article is

@@ -1,6 +1,7 @@
 import HiveKit
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 // The code of HiveKit.docc/StatefulModules.md, compiled and run: every block of the article

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// CTMediator's demo target `Target_A`, in a Swift module: its actions, and a cell it

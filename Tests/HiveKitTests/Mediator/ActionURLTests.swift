@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// A module whose actions a URL may or may not reach.

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// Offers a service, a route and an action; its routes and actions call back into the

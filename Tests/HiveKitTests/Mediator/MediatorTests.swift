@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// A module exposing `add` and `fail` actions from its setup.

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// A target whose missing actions its own not-found action answers (CTMediator's `notFound:`).

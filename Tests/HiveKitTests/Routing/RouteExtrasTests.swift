@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// A value handed to a route beside its URL: not a string, not even `Equatable`.

@@ -1,5 +1,6 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// Listing routes, per-scheme unmatched handlers, and cases ported from JLRoutes' own

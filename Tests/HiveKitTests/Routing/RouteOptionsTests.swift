@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// JLRoutes' global switches as options of one route table, with its own values

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// Removing a scheme's routes and every route (JLRoutes' `unregisterRouteScheme:`,

@@ -1,24 +1,7 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
-
-/// A shared, ordered log of what happened.
-final class Journal: Sendable {
-    private let lines = Mutex<[String]>([])
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
-    var entries: [String] { lines.withLock { $0 } }
-}
-
-protocol Resource: Sendable {}
-final class Handle: Resource, ServiceReleasing {
-    let name: String
-    let journal: Journal
-    init(_ name: String, _ journal: Journal) {
-        self.name = name
-        self.journal = journal
-    }
-    func release() { journal.add("release \(name)") }
-}
 
 /// A module that logs its teardown and registers one releasing singleton in setup.
 struct Owner: Module {

@@ -1,4 +1,5 @@
 import HiveKit
+import TestSupport
 import Testing
 
 /// Listing services, and who decides between singleton and transient.

@@ -1,14 +1,11 @@
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 protocol Greeter: Sendable { func greet(_ name: String) -> String }
 struct English: Greeter { func greet(_ name: String) -> String { "Hello, \(name)" } }
 struct French: Greeter { func greet(_ name: String) -> String { "Bonjour, \(name)" } }
-final class Counter: Sendable {
-    let value = Atomic<Int>(0)
-    @discardableResult func next() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
-}
 protocol Identity: Sendable, AnyObject {}
 final class Token: Identity {}
 /// `@unchecked Sendable` is safe: no stored properties (a non-final class cannot be

@@ -1,5 +1,6 @@
 import Foundation
 import HiveKit
+import TestSupport
 import Testing
 
 @Suite("the descriptor store: store, restore, remove, by module")

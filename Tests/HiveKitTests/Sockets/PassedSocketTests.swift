@@ -1,5 +1,6 @@
 import Foundation
 import HiveKit
+import TestSupport
 import Testing
 
 @Suite("passed sockets: take by name, unclaimed ones closed when start-up ends")

@@ -1,6 +1,7 @@
 import Foundation
 import HiveKit
 import Synchronization
+import TestSupport
 
 /// A connected pair of Unix stream sockets: `passed` goes to the hive, `peer` stays with
 /// the test and tells whether `passed` was closed (a closed peer reads as end of file),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// hived running with its control socket in a test's own directory.
 struct ControlFixture: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A bare Unix-socket client for the control tests that break the protocol on purpose
 /// (garbage, no NUL, oversize, a subscriber that never reads).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The independent Varlink client the control tests drive hived with: PyPI's `varlink`
 /// package in the virtual environment `scripts/install-deps` creates, run through

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Examples/MyDaemon`'s `mydaemon-logging`: a `DaemonProgram` whose own `main` bootstraps

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Short runs of a daemon's command line, and waiting for a long-running one's log lines.
 enum ExampleCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Notes the instant a child process exits, on the clock of ``NotifySocket/realtimeNow()``
 /// and of the notify socket's kernel receive times: a thread of its own waits in `poll` on

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A stand-in for logind on a ``PrivateBus``: it owns `org.freedesktop.login1`, answers
 /// `Inhibit` (with the write end of a pipe whose read end it watches, as logind hands out

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A `NOTIFY_SOCKET` receiver the test reads by hand: while it does not read, its queue
 /// stays full and hived's notifications wait, as when PID 1 is busy; ``read()`` takes what

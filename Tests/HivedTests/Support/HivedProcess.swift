@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The built `hived` binary, run as a child the way systemd runs it: with a
 /// `NOTIFY_SOCKET` the test owns, real signals, and its exit status observed.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Unix stream sockets for the echo-server tests: a listener to pass to hived, and a
 /// client that sends lines and reads them back, with a timeout so a broken test fails.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A child process run to its end, for its own wall and CPU time and peak resident memory
 /// (`ru_maxrss` from `wait4`).

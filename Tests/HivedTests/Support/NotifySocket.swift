@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A datagram socket standing in for systemd's notification socket: hived under test
 /// gets its path as `NOTIFY_SOCKET`, and every datagram it sends is collected with the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The writing end of a FIFO hived watches, opened once hived reads it.
 final class FifoWriter: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A D-Bus daemon of the test's own, on a Unix socket in the test directory, that a hived
 /// can be given as its system bus (`DBUS_SYSTEM_BUS_ADDRESS`): nothing owns

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The JSON lines a `probe` module wrote, read back.
 struct ProbeFile {

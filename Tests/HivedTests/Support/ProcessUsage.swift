@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What a running process uses, read from `/proc`: CPU time, descriptors, resident memory.
 struct ProcessUsage {

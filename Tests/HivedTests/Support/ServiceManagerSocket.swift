@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A `NOTIFY_SOCKET` that acts like systemd's for a service with a descriptor store:
 /// it collects every datagram, keeps the descriptors sent with `FDSTORE=1` under their

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// C shared objects compiled by a test with the toolchain's clang, for hived to preload.
 enum SharedLibrary {

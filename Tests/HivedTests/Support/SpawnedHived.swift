@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// hived started with descriptors passed the way systemd passes them: at 3 and up, with
 /// `LISTEN_FDS`, `LISTEN_FDNAMES`, and `LISTEN_PID` set to the child's own pid (through

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A temporary directory for one test: configuration files, probe files, the notify socket.
 final class TestDirectory: Sendable {

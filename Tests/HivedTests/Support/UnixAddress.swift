@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A path as a Unix socket address, for the tests' own sockets (bind, connect, sendto).
 enum UnixAddress {

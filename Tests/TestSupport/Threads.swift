@@ -3,7 +3,7 @@ import Foundation
 /// Runs `body(index)` for each index on `count` new threads at once and waits for them.
 ///
 /// - Returns: `false` when they have not all returned within `seconds` (a hang).
-func runOnThreads(_ count: Int, within seconds: Double = 10, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+public func runOnThreads(_ count: Int, within seconds: Double = 10, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -18,14 +18,14 @@ func runOnThreads(_ count: Int, within seconds: Double = 10, _ body: @escaping @
 /// Runs blocking `body` on a thread of its own and waits for it without blocking a thread
 /// of the cooperative pool, which the hive's other tests need (a starved pool makes
 /// their hooks late for their budgets).
-func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
 
 /// Starts `body` on a new thread; the returned group is left when it returns.
-func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
+public func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
     let group = DispatchGroup()
     group.enter()
     Thread.detachNewThread {

@@ -15,8 +15,8 @@ private struct ExtraCommand: ParsableCommand {
     @Argument var what: String
 }
 
-// CPU-bound and synchronous: one test at a time, so the suite holds at most one thread
-// of the cooperative pool the other tests' hooks and budgets share.
+// CPU-bound and synchronous (in BlockingTests' process, away from the timing-sensitive
+// tests): one test at a time, so the suite holds at most one of the pool's threads.
 @Suite(.serialized) struct DaemonCommandTests {
     @Test func runIsTheDefaultAndCheckConfigTakesAPath() throws {
         #expect(try DaemonCommand<TestProgram>.parseAsRoot([]) is DaemonRunCommand<TestProgram>)

@@ -1,6 +1,7 @@
 import Foundation
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// A singleton factory that stops halfway until told to go on.

@@ -1,7 +1,7 @@
 /// Checks `condition` every 5 ms until it holds, and fails after `timeout` naming `what`
-/// (with `detail()` for the failure message). The way every process test waits: on a
-/// condition it can observe, never on a fixed amount of time.
-func waitUntil(
+/// (with `detail()` for the failure message): for what nothing signals to the test (another
+/// process's files, its descriptors, a log written to a file). Never a fixed wait.
+public func waitUntil(
     _ what: String, timeout: Duration = .seconds(20),
     detail: () -> String = { "" }, _ condition: () throws -> Bool
 ) async throws {
@@ -15,15 +15,9 @@ func waitUntil(
     }
 }
 
-/// A failure with a message, for harness timeouts.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Lets `duration` pass, so that a test can assert that something did *not* happen
 /// meanwhile (no watchdog ping while a hook stalls). Never a way to wait for something to
 /// happen: that is ``waitUntil(_:timeout:detail:_:)``.
-func observationWindow(_ duration: Duration) async throws {
+public func observationWindow(_ duration: Duration) async throws {
     try await Task.sleep(for: duration)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
 protocol Alpha: Sendable {}
