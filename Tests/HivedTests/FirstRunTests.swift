@@ -2,6 +2,7 @@ import Foundation
 import HiveDaemon
 @testable import hived
 import Testing
+import TestSupport
 
 /// What a new user meets first: the documented example configuration runs from a fresh
 /// clone, and means what the embedded default means.
