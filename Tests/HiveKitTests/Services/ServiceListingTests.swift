@@ -1,4 +1,4 @@
-import HiveKit
+@testable import HiveKit
 import Testing
 
 /// Listing services, and who decides between singleton and transient.
