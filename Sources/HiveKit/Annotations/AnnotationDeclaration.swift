@@ -19,17 +19,8 @@ public struct AnnotationDeclaration: Sendable, Hashable, CustomStringConvertible
     /// The executable or shared object it is in.
     public let image: String
 
-    /// A listing entry; HiveKit makes these from the annotations it finds.
-    public init(kind: Kind, name: String, file: String, line: Int, image: String) {
-        self.kind = kind
-        self.name = name
-        self.file = file
-        self.line = line
-        self.image = image
-    }
-
     /// `module type 'ShopModule'` or `implementation 'SystemClock' of service 'WallClock'`.
-    public var subject: String {
+    var subject: String {
         switch kind {
         case .module: "module type '\(name)'"
         case .service(let service): "implementation '\(name)' of service '\(service)'"

@@ -16,7 +16,7 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
     case null
 
     /// The value's type as error messages name it.
-    public var typeName: String {
+    var typeName: String {
         switch self {
         case .string: "string"
         case .int: "integer"

@@ -13,7 +13,7 @@ extension Hive {
     /// down again (the one whose hook failed receives nothing more) and nothing else
     /// changes; the result's ``ReloadSummary/failure`` says which phase failed and why.
     ///
-    /// Observers (``HiveObserver``) see every hook call in that order, and each event
+    /// Observers (the control socket's `Subscribe`) see every hook call in that order, and each event
     /// delivered to a set of joining or leaving modules once those modules handled it. The
     /// `reload` event itself is observed last, after the added modules' `ready` (and
     /// `background`), so what an observer saw up to it is everything the reload did; an

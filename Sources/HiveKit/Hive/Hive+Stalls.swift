@@ -10,13 +10,13 @@ extension Hive {
     }
 
     /// Hooks running now, past their budget or not: what a stop is waiting for.
-    public func runningHandlers() -> [StalledHandler] {
+    package func runningHandlers() -> [StalledHandler] {
         handlersInFlight(stalledOnly: false)
     }
 
     /// Hooks abandoned past their budget (at `terminate`, `teardown` or `unmount`) that have
     /// still not returned: each holds a task, and perhaps a thread, of its own.
-    public func abandonedHandlers() -> [StalledHandler] {
+    package func abandonedHandlers() -> [StalledHandler] {
         let now = MonotonicClock.nanoseconds()
         return state.withLock { $0.modules }.compactMap { module in
             guard let abandoned = module.abandoned(now: now) else { return nil }

@@ -80,7 +80,7 @@ public final class Hive: Sendable {
     public var pendingCalls: Int { gate.waiting }
 
     /// Registered module names in start order.
-    public var moduleNames: [String] { state.withLock { $0.modules.map(\.name) } }
+    package var moduleNames: [String] { state.withLock { $0.modules.map(\.name) } }
 
     /// The module registered under `name`, if any.
     public func module(named name: String) -> (any Module)? {
@@ -93,7 +93,7 @@ public final class Hive: Sendable {
     }
 
     /// The modules that currently receive events, in start order.
-    public var activeModuleNames: [String] {
+    package var activeModuleNames: [String] {
         state.withLock { $0.modules.filter { $0.lifecycle == .active }.map(\.name) }
     }
 

@@ -8,7 +8,7 @@ public protocol ErrnoCarrying: Error {
 
 extension HiveError {
     /// The `errno` behind this error, if the module's error carries a positive one.
-    public var errnoValue: Int32? {
+    package var errnoValue: Int32? {
         guard let code = (underlying as? any ErrnoCarrying)?.errno, code > 0 else { return nil }
         return code
     }

@@ -10,7 +10,7 @@ public struct StalledHandler: Sendable, Hashable, CustomStringConvertible {
     public let budget: Duration
     /// Whether the hive gave up waiting for it (at a stop, past its budget) and it has
     /// still not returned.
-    public let isAbandoned: Bool
+    package let isAbandoned: Bool
 
     /// `module 'store' stalled in teardown for 31.2s (budget 10s)`, `… still in …` when
     /// within its budget, or `module 'store' abandoned in teardown, still running after

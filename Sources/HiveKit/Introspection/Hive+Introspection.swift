@@ -14,7 +14,7 @@ extension Hive {
 
     /// How many times each event was delivered to the hive's modules (start phases,
     /// ``send(_:)`` and reloads), for metrics.
-    public var deliveredEvents: [EventKind: Int] {
+    package var deliveredEvents: [EventKind: Int] {
         let counts = state.withLock { $0.delivered }
         var result: [EventKind: Int] = [:]
         for kind in EventKind.allCases where counts[Int(kind.rawValue)] > 0 { result[kind] = counts[Int(kind.rawValue)] }

@@ -18,7 +18,7 @@ public struct ActionDefinition: Sendable, Hashable {
 
     /// A listing entry; HiveKit makes these from its actions. `owner` defaults to the
     /// target.
-    public init(target: String, name: String, acceptsURLs: Bool, owner: String? = nil, exported: Bool = false) {
+    package init(target: String, name: String, acceptsURLs: Bool, owner: String? = nil, exported: Bool = false) {
         self.target = target
         self.name = name
         self.acceptsURLs = acceptsURLs

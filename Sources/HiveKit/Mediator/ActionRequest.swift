@@ -18,11 +18,6 @@ public struct ActionRequest: Sendable {
     /// (CTMediator's `shouldCacheTarget:`).
     let cachesTarget: Bool
 
-    /// A request for `action` of `target`, from code.
-    public init(target: String, action: String, parameters: [String: any Sendable] = [:]) {
-        self.init(target: target, action: action, parameters: parameters, url: nil, queryNames: [])
-    }
-
     init(
         target: String, action: String, parameters: [String: any Sendable], url: String?, queryNames: Set<String>,
         cachesTarget: Bool = false

@@ -34,7 +34,7 @@ extension Mediator {
     }
 
     /// Whether `url` names an action that a URL may perform.
-    public func canPerform(url: String) -> Bool {
+    package func canPerform(url: String) -> Bool {
         guard let request = try? Self.request(for: url, extras: [:]),
             case .action(let action)? = try? store.destination(target: request.target, action: request.action)
         else { return false }

@@ -34,11 +34,6 @@ public struct Mediator: Sendable {
     /// The module acting; `nil` for the hive itself, which cannot register actions.
     let owner: String?
 
-    init(hive: Hive, owner: String?) {
-        self.hive = hive
-        self.owner = owner
-    }
-
     var store: ActionStore { hive.actionStore }
 
     /// Exposes `action` on this module's target.
@@ -157,7 +152,7 @@ public struct Mediator: Sendable {
     }
 
     /// Whether `target` exposes `action`.
-    public func canPerform(target: String, action: String) -> Bool {
+    package func canPerform(target: String, action: String) -> Bool {
         store.contains(target: target, action: action)
     }
 

@@ -13,7 +13,7 @@
 /// never block, and never call the hive's event methods. Add one with
 /// ``Hive/addObserver(_:)``; a hive without observers pays one relaxed atomic load per
 /// handler call.
-public protocol HiveObserver: AnyObject, Sendable {
+package protocol HiveObserver: AnyObject, Sendable {
     /// A module's hook returned, threw, or was abandoned past its budget.
     func handlerFinished(_ call: ObservedCall)
     /// Every module that takes part received `event` (``Hive/send(_:)``, a start phase,
@@ -22,30 +22,30 @@ public protocol HiveObserver: AnyObject, Sendable {
 }
 
 /// One handler call, as a ``HiveObserver`` sees it.
-public struct ObservedCall: Sendable {
+package struct ObservedCall: Sendable {
     /// The module whose hook ran.
-    public let module: String
+    package let module: String
     /// The event it handled.
-    public let event: HiveEvent
+    package let event: HiveEvent
     /// The hook that ran: the event's own, or ``EventKind/validateReload`` when a reload
     /// asked the module about new settings.
-    public let hook: EventKind
+    package let hook: EventKind
     /// How long the call took.
-    public let duration: Duration
+    package let duration: Duration
     /// How it ended.
-    public let outcome: HandlerOutcome
+    package let outcome: HandlerOutcome
 }
 
 /// One delivered event, as a ``HiveObserver`` sees it.
-public struct ObservedEvent: Sendable {
+package struct ObservedEvent: Sendable {
     /// The event.
-    public let event: HiveEvent
+    package let event: HiveEvent
     /// The hive's phase once the event was delivered.
-    public let phase: HivePhase
+    package let phase: HivePhase
     /// How many modules received it.
-    public let delivered: Int
+    package let delivered: Int
     /// How many of their hooks threw or were abandoned.
-    public let failures: Int
+    package let failures: Int
     /// From the first hook call to the last return.
-    public let duration: Duration
+    package let duration: Duration
 }

@@ -61,12 +61,12 @@ final class HiveObservers: Sendable {
 extension Hive {
     /// Starts telling `observer` about every handler call and delivered event, until
     /// ``removeObserver(_:)``. See ``HiveObserver`` for what its methods may do.
-    public func addObserver(_ observer: any HiveObserver) {
+    package func addObserver(_ observer: any HiveObserver) {
         observers.add(observer)
     }
 
     /// Stops telling `observer` anything; a call already under way may still reach it.
-    public func removeObserver(_ observer: any HiveObserver) {
+    package func removeObserver(_ observer: any HiveObserver) {
         observers.remove(observer)
     }
 }

@@ -14,13 +14,13 @@ public struct HandlerStats: Sendable, Hashable {
     /// The latest call's duration.
     public private(set) var last = Duration.zero
     /// The latest call's outcome; `nil` before the first call.
-    public private(set) var lastOutcome: HandlerOutcome?
+    package private(set) var lastOutcome: HandlerOutcome?
     /// Calls seen running past their budget by the hive's stall timer (counted once
     /// per call, while it runs; it may still return).
     public private(set) var stalls = 0
 
     /// No calls yet.
-    public init() {}
+    package init() {}
 
     /// The mean duration of a call.
     public var average: Duration { calls == 0 ? .zero : total / calls }

@@ -11,17 +11,6 @@ public struct HandlerTiming: Sendable, Hashable, CustomStringConvertible {
     /// The module's level: a start phase runs level after level.
     public let level: ModuleLevel
 
-    /// A timing of one call.
-    public init(
-        module: String, event: EventKind, duration: Duration, outcome: HandlerOutcome, level: ModuleLevel = .normal
-    ) {
-        self.module = module
-        self.event = event
-        self.duration = duration
-        self.outcome = outcome
-        self.level = level
-    }
-
     /// `12.5ms store.init` (with the outcome when it did not succeed).
     public var description: String {
         let suffix = outcome == .succeeded ? "" : " (\(outcome))"

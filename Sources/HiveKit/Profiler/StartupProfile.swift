@@ -34,7 +34,7 @@ public struct StartupProfile: Sendable, Hashable {
     public let total: Duration
 
     /// A profile of `phases` that took `total` in all (empty before start-up).
-    public init(phases: [StartupPhase] = [], total: Duration = .zero) {
+    package init(phases: [StartupPhase] = [], total: Duration = .zero) {
         self.phases = phases
         self.total = total
     }

@@ -14,7 +14,7 @@ public struct RouteDefinition: Sendable, Hashable {
     public let exported: Bool
 
     /// A listing entry; HiveKit makes these from its routes.
-    public init(pattern: String, scheme: String?, priority: Int, owner: String?, exported: Bool = false) {
+    package init(pattern: String, scheme: String?, priority: Int, owner: String?, exported: Bool = false) {
         self.pattern = pattern
         self.scheme = scheme
         self.priority = priority

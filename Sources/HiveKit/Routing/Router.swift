@@ -43,11 +43,6 @@ public struct Router: Sendable {
     let hive: Hive
     let owner: String?
 
-    init(hive: Hive, owner: String?) {
-        self.hive = hive
-        self.owner = owner
-    }
-
     var store: RouteStore { hive.routeStore }
 
     /// Registers `handler` for `pattern`, compiled now under its table's options.

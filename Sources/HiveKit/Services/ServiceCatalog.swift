@@ -86,10 +86,10 @@ public struct ServiceCatalog: Sendable {
     }
 
     /// The service names a configuration may use, sorted.
-    public var serviceNames: [String] { services.keys.sorted() }
+    package var serviceNames: [String] { services.keys.sorted() }
 
     /// The implementation names a configuration may use, sorted.
-    public var implementationNames: [String] { implementations.keys.sorted() }
+    package var implementationNames: [String] { implementations.keys.sorted() }
 
     /// Checks that `spec` names a known service and a known implementation of it.
     ///

@@ -12,13 +12,4 @@ public struct ServiceDefinition: Sendable, Hashable {
     public let implementation: String?
     /// The module that registered it; `nil` for the hive itself.
     public let owner: String?
-
-    /// A listing entry; HiveKit makes these from its registrations.
-    public init(service: String, name: String?, lifetime: ServiceLifetime, implementation: String?, owner: String?) {
-        self.service = service
-        self.name = name
-        self.lifetime = lifetime
-        self.implementation = implementation
-        self.owner = owner
-    }
 }

@@ -129,7 +129,7 @@ public struct ServiceRegistry: Sendable {
     }
 
     /// Every registration as `Type` or `Type named 'x'`, sorted.
-    public var registeredServices: [String] { store.keys.map(\.description).sorted() }
+    package var registeredServices: [String] { store.keys.map(\.description).sorted() }
 
     /// Every registration with its lifetime, implementation and owner, by service name
     /// then variant name (the default registration first).

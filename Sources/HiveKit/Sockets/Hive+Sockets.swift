@@ -6,5 +6,5 @@ extension ModuleContext {
 
 extension Hive {
     /// The names of passed descriptors no module has taken yet; empty once start-up ended.
-    public var unclaimedSocketNames: [String] { socketTable.unclaimedNames() }
+    package var unclaimedSocketNames: [String] { socketTable.unclaimedNames() }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HiveKit
+@testable import HiveKit
 import Testing
 
 /// Annotations found in this test program (see `AnnotationFixtures.swift`), added to

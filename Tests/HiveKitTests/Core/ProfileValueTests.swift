@@ -54,11 +54,11 @@ import Testing
 
     @Test func criticalPathPicksTheAsyncCallOnlyWhenItOutlastsTheSyncChain() {
         let sync = [
-            HandlerTiming(module: "s1", event: .setup, duration: .milliseconds(30), outcome: .succeeded),
-            HandlerTiming(module: "s2", event: .setup, duration: .milliseconds(30), outcome: .succeeded),
+            HandlerTiming(module: "s1", event: .setup, duration: .milliseconds(30), outcome: .succeeded, level: .normal),
+            HandlerTiming(module: "s2", event: .setup, duration: .milliseconds(30), outcome: .succeeded, level: .normal),
         ]
-        let shortAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(50), outcome: .succeeded)]
-        let longAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(70), outcome: .succeeded)]
+        let shortAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(50), outcome: .succeeded, level: .normal)]
+        let longAsync = [HandlerTiming(module: "a", event: .setup, duration: .milliseconds(70), outcome: .succeeded, level: .normal)]
         #expect(StartupPhase(event: .setup, duration: .milliseconds(60), sync: sync, async: shortAsync).criticalPath == sync)
         #expect(StartupPhase(event: .setup, duration: .milliseconds(70), sync: sync, async: longAsync).criticalPath == longAsync)
         #expect(StartupPhase(event: .setup, duration: .zero, sync: [], async: []).criticalPath.isEmpty)
@@ -67,8 +67,8 @@ import Testing
         let basicSync = HandlerTiming(module: "c", event: .setup, duration: .milliseconds(10), outcome: .succeeded, level: .basic)
         #expect(StartupPhase(event: .setup, duration: .milliseconds(150), sync: [basicSync] + sync, async: [basicAsync] + shortAsync)
             .criticalPath == [basicAsync] + sync)
-        #expect(HandlerTiming(module: "x", event: .`init`, duration: .microseconds(850), outcome: .failed).description == "850µs x.init (failed)")
-        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(12), outcome: .succeeded).description == "12.0ms x.setup")
-        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(3200), outcome: .succeeded).description == "3.2s x.setup")
+        #expect(HandlerTiming(module: "x", event: .`init`, duration: .microseconds(850), outcome: .failed, level: .normal).description == "850µs x.init (failed)")
+        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(12), outcome: .succeeded, level: .normal).description == "12.0ms x.setup")
+        #expect(HandlerTiming(module: "x", event: .setup, duration: .milliseconds(3200), outcome: .succeeded, level: .normal).description == "3.2s x.setup")
     }
 }

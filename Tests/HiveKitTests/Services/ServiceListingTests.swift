@@ -1,4 +1,4 @@
-import HiveKit
+@testable import HiveKit
 import TestSupport
 import Testing
 
