@@ -93,14 +93,38 @@ final class HostedModule: Sendable {
 
     /// Calls the hook `kind` names, or for a custom event the handler the module set for
     /// that event's name, if it set one.
+    ///
+    /// Inlined into every hook call (``Hive/call(_:_:hook:abandoning:settings:)``, which
+    /// must stay small enough to be inlined in turn): a module with handlers costs one more
+    /// case, and the lookup is out of line.
     @inline(__always)
     func invoke(_ kind: EventKind, _ context: ModuleContext) async throws {
-        if kind == .custom, hasCustomHandlers.load(ordering: .relaxed), case .custom(let name, _) = context.event,
-            let handler = customHandlers.withLock({ $0[name] })
-        {
-            return try await handler(context)
+        switch kind {
+        case .setup: try await instance.setup(context)
+        case .`init`: try await instance.initialize(context)
+        case .ready: try await instance.ready(context)
+        case .background: try await instance.background(context)
+        case .foreground: try await instance.foreground(context)
+        case .reload: try await instance.reload(context)
+        case .memoryWarning: try await instance.memoryWarning(context)
+        case .custom where hasCustomHandlers.load(ordering: .relaxed): try await invokeCustom(context)
+        case .custom: try await instance.custom(context)
+        case .terminate: try await instance.terminate(context)
+        case .teardown: try await instance.teardown(context)
+        case .unmount: try await instance.unmount(context)
+        case .validateReload: try await instance.validateReload(context)
         }
-        try await instance.invoke(kind, context)
+    }
+
+    /// Calls the handler the module set for the custom event's name, or its `custom` hook.
+    /// Never inlined: the lookup would make every hook call too large to inline.
+    @inline(never)
+    private func invokeCustom(_ context: ModuleContext) async throws {
+        if case .custom(let name, _) = context.event, let handler = customHandlers.withLock({ $0[name] }) {
+            try await handler(context)
+        } else {
+            try await instance.custom(context)
+        }
     }
 
     /// What the module declares now (after a reload, the new descriptor).

@@ -70,24 +70,3 @@ extension Module {
     /// Does nothing unless the module implements it.
     public func unmount(_ context: ModuleContext) async throws {}
 }
-
-extension Module {
-    /// Calls the hook `kind` names; `context.event` is the event being delivered.
-    @inline(__always)
-    func invoke(_ kind: EventKind, _ context: ModuleContext) async throws {
-        switch kind {
-        case .setup: try await setup(context)
-        case .`init`: try await initialize(context)
-        case .ready: try await ready(context)
-        case .background: try await background(context)
-        case .foreground: try await foreground(context)
-        case .reload: try await reload(context)
-        case .memoryWarning: try await memoryWarning(context)
-        case .custom: try await custom(context)
-        case .terminate: try await terminate(context)
-        case .teardown: try await teardown(context)
-        case .unmount: try await unmount(context)
-        case .validateReload: try await validateReload(context)
-        }
-    }
-}
