@@ -21,7 +21,7 @@ import Glibc
 /// @main
 /// enum App {
 ///     static func main() async throws {
-///         let daemon = DaemonService(DaemonOptions(identity: identity, catalog: modules))
+///         let daemon = DaemonService.parseOrExit(MyDaemon.self)  // MyDaemon: DaemonProgram
 ///         let group = ServiceGroup(configuration: .init(
 ///             services: [.init(service: daemon), .init(service: other)],
 ///             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -29,6 +29,10 @@ import Glibc
 ///     }
 /// }
 /// ```
+///
+/// ``parseOrExit(_:)`` gives the executable a ``/HiveDaemon/DaemonProgram``'s command line
+/// (`check-config`, `ctl`, `--help`, `--version`) and makes the service for `run`;
+/// ``init(_:)`` takes options made otherwise.
 ///
 /// `run()` returns after a clean stop and throws ``DaemonServiceError`` (with the exit
 /// status hived would use) otherwise. A cancelled `run()` stops the daemon in order too.

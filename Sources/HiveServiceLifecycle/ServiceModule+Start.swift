@@ -2,10 +2,14 @@ import HiveKit
 import Logging
 
 extension ServiceModule {
-    /// Makes the service and starts `run()`; with ``waitsUntilRunning``, waits until it
-    /// runs, and throws if it ended first.
+    /// Makes the service and starts `run()`; given a readiness, waits until it runs, and
+    /// throws if it ended first.
     func start(_ context: ModuleContext) async throws {
-        let service = try await makeService(context, ServiceReadiness(runner: runner))
+        guard runner.claim() else {
+            // The hive names the module and the event.
+            throw HiveError(.invalidConfiguration, "its ServiceReadiness was given to another module too: make one for each module")
+        }
+        let service = try await makeService(context)
         runner.settings = context.settings
         var serviceLogger = context.logger
         serviceLogger[metadataKey: "event"] = nil

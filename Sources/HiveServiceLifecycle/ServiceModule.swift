@@ -5,11 +5,11 @@ import ServiceLifecycle
 /// A swift-service-lifecycle `Service` (a Hummingbird server, a gRPC server, a
 /// PostgresNIO client…) run as a module.
 ///
-/// - **Start.** At `init` (default) or `ready` (``ServiceStartPoint``) the service is
-///   made and its `run()` starts on a task of its own. With `waitsUntilRunning`, the hook
-///   waits until the service calls ``ServiceReadiness/markRunning()`` (e.g. from
-///   Hummingbird's `onServerRunning`), so `READY=1` follows a listening server; a service
-///   that returns or throws first fails the start, naming the module.
+/// - **Start.** At `init` (default) or `ready` (``ServiceStartPoint``) the service's
+///   `run()` starts on a task of its own. Given a ``ServiceReadiness``, the hook waits
+///   until the service calls ``ServiceReadiness/markRunning()`` (e.g. from Hummingbird's
+///   `onServerRunning`), so `READY=1` follows a listening server; a service that returns
+///   or throws first fails the start, naming the module.
 /// - **Stop.** `terminate` triggers the service's graceful shutdown and returns; `teardown`
 ///   waits for `run()` to return, within the module's budget: past four fifths of it the
 ///   service is cancelled, and past nine tenths the hook gives up, saying so (the hive
@@ -24,19 +24,25 @@ import ServiceLifecycle
 ///   as taking effect at the next start. Settings that must change live belong in a
 ///   service of the registry that the running service reads (see `Examples/KeyValue`).
 ///
+/// A catalog's factory makes the service and the module in one call:
+///
 /// ```swift
 /// catalog.register("http") { descriptor in
 ///     let port = try descriptor.settings.int("port") ?? 8080
-///     return ServiceModule(waitsUntilRunning: true) { context, readiness in
-///         Application(router: makeRouter(context.services),
-///                     configuration: .init(address: .hostname("127.0.0.1", port: port)),
-///                     onServerRunning: { _ in readiness.markRunning() })
-///     }
+///     let readiness = ServiceReadiness()
+///     let app = Application(router: makeRouter(),
+///                           configuration: .init(address: .hostname("127.0.0.1", port: port)),
+///                           onServerRunning: { _ in readiness.markRunning() })
+///     return ServiceModule(app, readiness: readiness)
 /// }
 /// ```
+///
+/// A service that needs the module's context (the hive's services, routes or actions, the
+/// module's logger) is made when the module starts it, by
+/// ``init(readiness:startsAt:onReturn:onError:service:)``.
 public struct ServiceModule: Module {
-    /// Makes the service when the module starts it.
-    public typealias Factory = @Sendable (_ context: ModuleContext, _ readiness: ServiceReadiness) async throws -> any Service
+    /// Makes the service when the module starts it, with the module's context.
+    public typealias Factory = @Sendable (_ context: ModuleContext) async throws -> any Service
 
     /// When `run()` starts.
     public let startPoint: ServiceStartPoint
@@ -45,42 +51,52 @@ public struct ServiceModule: Module {
     /// What follows a `run()` that throws before `terminate`.
     public let onError: ServiceTerminationBehavior
     /// Whether the start hook waits for ``ServiceReadiness/markRunning()``.
-    public let waitsUntilRunning: Bool
+    let waitsUntilRunning: Bool
     let makeService: Factory
-    let runner = ServiceRunner()
+    let runner: ServiceRunner
 
-    /// A module that makes its service when it starts, with the module's context (its
-    /// settings, the service registry) at hand.
+    /// A module that runs `service`.
     ///
     /// - Parameters:
+    ///   - service: the service; its `run()` starts at `startPoint`.
+    ///   - readiness: the readiness the service marks once it runs, for the start hook to
+    ///     wait for; `nil` (the default): the hook returns once `run()` has started. Give a
+    ///     readiness to one module only.
     ///   - startPoint: `init` (default) or `ready`.
     ///   - onReturn: after an early return; ``ServiceTerminationBehavior/failDaemon`` by default.
     ///   - onError: after an early throw; ``ServiceTerminationBehavior/failDaemon`` by default.
-    ///   - waitsUntilRunning: whether the start hook waits until the factory's service
-    ///     calls ``ServiceReadiness/markRunning()``; `false` by default.
+    public init(
+        _ service: any Service,
+        readiness: ServiceReadiness? = nil,
+        startsAt startPoint: ServiceStartPoint = .initialize,
+        onReturn: ServiceTerminationBehavior = .failDaemon,
+        onError: ServiceTerminationBehavior = .failDaemon
+    ) {
+        self.init(readiness: readiness, startsAt: startPoint, onReturn: onReturn, onError: onError) { _ in service }
+    }
+
+    /// A module that makes its service when it starts it, with the module's context (its
+    /// settings and logger, the hive's services, routes and actions) at hand.
+    ///
+    /// - Parameters:
+    ///   - readiness: as in ``init(_:readiness:startsAt:onReturn:onError:)``.
+    ///   - startPoint: `init` (default) or `ready`.
+    ///   - onReturn: after an early return; ``ServiceTerminationBehavior/failDaemon`` by default.
+    ///   - onError: after an early throw; ``ServiceTerminationBehavior/failDaemon`` by default.
     ///   - makeService: makes the service; a throw fails the start hook.
     public init(
+        readiness: ServiceReadiness? = nil,
         startsAt startPoint: ServiceStartPoint = .initialize,
         onReturn: ServiceTerminationBehavior = .failDaemon,
         onError: ServiceTerminationBehavior = .failDaemon,
-        waitsUntilRunning: Bool = false,
         service makeService: @escaping Factory
     ) {
         self.startPoint = startPoint
         self.onReturn = onReturn
         self.onError = onError
-        self.waitsUntilRunning = waitsUntilRunning
+        self.waitsUntilRunning = readiness != nil
+        self.runner = readiness?.runner ?? ServiceRunner()
         self.makeService = makeService
-    }
-
-    /// A module that runs `service`, already made.
-    public init(
-        _ service: any Service,
-        startsAt startPoint: ServiceStartPoint = .initialize,
-        onReturn: ServiceTerminationBehavior = .failDaemon,
-        onError: ServiceTerminationBehavior = .failDaemon
-    ) {
-        self.init(startsAt: startPoint, onReturn: onReturn, onError: onError) { _, _ in service }
     }
 
     /// Starts the service when ``startPoint`` is `init`.

@@ -15,6 +15,7 @@ final class ServiceRunner: Sendable {
     private struct State {
         var group: ServiceGroup?
         var task: Task<Void, Never>?
+        var isClaimed = false
         var isRunning = false
         var waitsUntilRunning = false
         var isTerminating = false
@@ -37,6 +38,15 @@ final class ServiceRunner: Sendable {
     var settings: Settings? {
         get { state.withLock { $0.settings } }
         set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Claims the runner for the module about to start it: false when another module, given
+    /// the same ``ServiceReadiness``, has claimed it.
+    func claim() -> Bool {
+        state.withLock { state in
+            defer { state.isClaimed = true }
+            return !state.isClaimed
+        }
     }
 
     /// Starts `service.run()` in a group of its own (no signals: the host owns them) on a

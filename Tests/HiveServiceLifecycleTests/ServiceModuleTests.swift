@@ -9,9 +9,10 @@ import Testing
 
     @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
         let record = Record()
+        let readiness = ServiceReadiness()
         let hive = try Hive(Self.configuration, modules: [
             (MarkerModule(record: record), ModuleDescriptor(name: "store", level: .basic)),
-            (ServiceModule(waitsUntilRunning: true) { _, readiness in
+            (ServiceModule(readiness: readiness) { _ in
                 PoliteService(record: record, readiness: readiness)
             }, ModuleDescriptor(name: "http")),
         ])
@@ -21,6 +22,39 @@ import Testing
         #expect(failures.isEmpty)
         #expect(record.all == ["running", "graceful shutdown", "teardown store"],
                 "the server's graceful shutdown ends before the store's teardown")
+    }
+
+    /// The one-call form: the service made first, with the readiness it marks, and the
+    /// module given both. `init` returns only once the service runs.
+    @Test func aServiceMadeFirstIsWaitedForThroughItsReadiness() async throws {
+        let record = Record()
+        let readiness = ServiceReadiness()
+        let service = GatedService(record: record, readiness: readiness)
+        let hive = try Hive(Self.configuration, modules: [
+            (ServiceModule(service, readiness: readiness), ModuleDescriptor(name: "http")),
+        ])
+        let start = Task { try await hive.start() }
+        #expect(await record.waitFor("started"))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(hive.phase == .starting, "init waits for the readiness")
+        service.open()
+        try await start.value
+        #expect(record.all == ["started", "running"])
+        _ = await hive.stop()
+        #expect(record.all == ["started", "running", "graceful shutdown"])
+    }
+
+    /// A readiness given to two modules fails the second start, naming the module, rather
+    /// than running two services on one runner.
+    @Test func aReadinessGivenToTwoModulesFailsTheSecondStart() async throws {
+        let readiness = ServiceReadiness()
+        let hive = try Hive(Self.configuration, modules: [
+            (ServiceModule(PoliteService(record: Record(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "one")),
+            (ServiceModule(PoliteService(record: Record(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "two")),
+        ])
+        let error = await #expect(throws: HiveError.self) { try await hive.start() }
+        #expect(error?.description.contains("module 'two' (init)") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("its ServiceReadiness was given to another module too") == true)
     }
 
     @Test func startsAtReadyWhenAsked() async throws {
@@ -38,9 +72,7 @@ import Testing
 
     @Test func aServiceThatEndsBeforeRunningFailsTheStart() async throws {
         let hive = try Hive(Self.configuration, modules: [
-            (ServiceModule(waitsUntilRunning: true) { _, _ in
-                ShortService(throwing: true)
-            }, ModuleDescriptor(name: "http")),
+            (ServiceModule(ShortService(throwing: true), readiness: ServiceReadiness()), ModuleDescriptor(name: "http")),
         ])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.description.contains("module 'http' (init)") == true, "\(String(describing: error))")

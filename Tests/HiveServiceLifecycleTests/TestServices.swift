@@ -34,6 +34,31 @@ struct PoliteService: Service {
     }
 }
 
+/// Records `started`, then marks its readiness only once ``open()`` is called, as a server
+/// does once it listens; runs until its graceful shutdown.
+final class GatedService: Service, Sendable {
+    let record: Record
+    let readiness: ServiceReadiness
+    private let opened = Mutex(false)
+
+    init(record: Record, readiness: ServiceReadiness) {
+        self.record = record
+        self.readiness = readiness
+    }
+
+    /// Lets the service mark itself running.
+    func open() { opened.withLock { $0 = true } }
+
+    func run() async throws {
+        record.add("started")
+        while !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        record.add("running")
+        readiness.markRunning()
+        try? await gracefulShutdown()
+        record.add("graceful shutdown")
+    }
+}
+
 /// Ignores graceful shutdown; ends only when cancelled.
 struct StubbornService: Service {
     let record: Record

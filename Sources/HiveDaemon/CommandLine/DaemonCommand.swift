@@ -59,17 +59,24 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
     static func main(mayBootstrapLogging: Bool) {
         DaemonSignals.blockInCallingThread()
         let systemd = SystemdEnvironment.capture()
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        func runDaemon(configPath: String?) -> Never {
-            var options = Program.options(configurationPath: configurationPath(explicit: configPath), systemd: systemd)
-            options.mayBootstrapLogging = mayBootstrapLogging
-            HiveDaemon.main(options)
+        let path = configurationPathOrExit(Array(CommandLine.arguments.dropFirst())) {
+            DaemonSignals.unblockInCallingThread()
         }
-        if let plain = RunCommandLine(arguments) { runDaemon(configPath: plain.configPath) }
+        var options = Program.options(configurationPath: path, systemd: systemd)
+        options.mayBootstrapLogging = mayBootstrapLogging
+        HiveDaemon.main(options)
+    }
+
+    /// Parses `arguments`. For a run, returns the file it reads (`nil`: the embedded
+    /// configuration; see `configurationPath(explicit:)`). Any other command
+    /// (`check-config`, `ctl`, the program's own, `--help`, `--version`, a usage error)
+    /// runs here after `beforeCommand`, and the process exits with its status.
+    package static func configurationPathOrExit(_ arguments: [String], beforeCommand: () -> Void = {}) -> String? {
+        if let plain = RunCommandLine(arguments) { return configurationPath(explicit: plain.configPath) }
         do {
             var command = try parseAsRoot(arguments)
-            if let run = command as? DaemonRunCommand<Program> { runDaemon(configPath: run.config) }
-            DaemonSignals.unblockInCallingThread()
+            if let run = command as? DaemonRunCommand<Program> { return configurationPath(explicit: run.config) }
+            beforeCommand()
             try command.run()
         } catch {
             guard namesNoCommand(arguments) else { exit(withError: error) }
@@ -81,6 +88,7 @@ public struct DaemonCommand<Program: DaemonProgram>: ParsableCommand {
                 to: &standardError)
             exit(withError: ExitCode.validationFailure)
         }
+        exit()
     }
 
     /// Whether `arguments` start with a word that is no command (`NAME bogus`), rather than

@@ -27,6 +27,10 @@ import HiveKit
 ///
 /// Every requirement but ``identity`` and ``modules`` has a default.
 ///
+/// A program that runs the daemon inside a ServiceGroup keeps this command line:
+/// HiveDaemonService's `DaemonService.parseOrExit(MyDaemon.self)` parses it, runs every
+/// command but `run` and hands back the daemon as a service for the group.
+///
 /// **Logging.** The default `main` is the process's entry point, so nothing can have
 /// bootstrapped swift-log before it: it bootstraps it with HiveDaemon's handlers (journal
 /// or stderr, per `log.target`), and every `Logger(label:)` of the process uses them. A
@@ -79,7 +83,7 @@ extension DaemonProgram {
     /// The options the daemon runs with: the program's identity and types, the
     /// configuration at `configurationPath` (`nil`: the embedded one), the overrides of
     /// this process's environment, and `systemd`.
-    static func options(configurationPath: String?, systemd: SystemdEnvironment) -> DaemonOptions {
+    package static func options(configurationPath: String?, systemd: SystemdEnvironment) -> DaemonOptions {
         DaemonOptions(
             identity: identity,
             configurationPath: configurationPath,

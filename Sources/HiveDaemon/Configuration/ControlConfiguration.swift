@@ -30,9 +30,7 @@ public struct ControlConfiguration: Sendable, Hashable {
     func socketPath(runtimeDirectory: String?) -> String? {
         guard isEnabled else { return nil }
         if let socket { return socket }
-        guard let directories = runtimeDirectory,
-            let first = directories.split(separator: ":").first, !first.isEmpty
-        else { return nil }
+        guard let first = SystemdEnvironment.firstDirectory(in: runtimeDirectory) else { return nil }
         return first.hasSuffix("/") ? "\(first)control" : "\(first)/control"
     }
 }

@@ -171,6 +171,8 @@ public final class HiveDaemon: Sendable {
         // Before any module is built, so a module's swift-metrics objects get the backend.
         _ = HiveMetrics.shared
         var hiveConfiguration = configuration.hiveConfiguration(logger: logger)
+        hiveConfiguration.stateDirectory = SystemdEnvironment.firstDirectory(in: options.systemd.stateDirectory)
+        hiveConfiguration.runtimeDirectory = SystemdEnvironment.firstDirectory(in: options.systemd.runtimeDirectory)
         addSockets(to: &hiveConfiguration, logger: logger)
         let hive = Hive(hiveConfiguration)
         state.withLock { state in

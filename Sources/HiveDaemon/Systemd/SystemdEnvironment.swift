@@ -56,6 +56,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
     /// `RUNTIME_DIRECTORY`: the directories `RuntimeDirectory=` created, `:`-separated
     /// (the control socket's default place).
     var runtimeDirectory: String?
+    /// `STATE_DIRECTORY`: the directories `StateDirectory=` created, `:`-separated.
+    var stateDirectory: String?
 
     /// Makes an environment from explicit values (tests, or a caller that read them itself).
     init(
@@ -72,7 +74,8 @@ public struct SystemdEnvironment: Sendable, Hashable {
         journalStream: String? = nil,
         memoryPressureWatch: String? = nil,
         memoryPressureWrite: String? = nil,
-        runtimeDirectory: String? = nil
+        runtimeDirectory: String? = nil,
+        stateDirectory: String? = nil
     ) {
         self.notifySocket = notifySocket
         self.watchdogMicroseconds = watchdogMicroseconds
@@ -88,6 +91,7 @@ public struct SystemdEnvironment: Sendable, Hashable {
         self.memoryPressureWatch = memoryPressureWatch
         self.memoryPressureWrite = memoryPressureWrite
         self.runtimeDirectory = runtimeDirectory
+        self.stateDirectory = stateDirectory
     }
 
     /// Reads the variables from the process environment now (`getenv`), and the passed
@@ -124,7 +128,15 @@ public struct SystemdEnvironment: Sendable, Hashable {
             journalStream: variable("JOURNAL_STREAM"),
             memoryPressureWatch: variable("MEMORY_PRESSURE_WATCH"),
             memoryPressureWrite: variable("MEMORY_PRESSURE_WRITE"),
-            runtimeDirectory: variable("RUNTIME_DIRECTORY"))
+            runtimeDirectory: variable("RUNTIME_DIRECTORY"),
+            stateDirectory: variable("STATE_DIRECTORY"))
+    }
+
+    /// The first directory of a `:`-separated list such as `STATE_DIRECTORY`'s (systemd
+    /// names one per `StateDirectory=` entry); `nil` when the list is unset or empty.
+    static func firstDirectory(in directories: String?) -> String? {
+        guard let first = directories?.split(separator: ":").first, !first.isEmpty else { return nil }
+        return String(first)
     }
 
     /// Whether systemd asked for notifications (`NOTIFY_SOCKET` set and not empty).

@@ -23,6 +23,15 @@ public struct ModuleContext: Sendable {
     /// delivers when a line is logged (none between events). Hand it to route, action and
     /// service handlers and background tasks: their lines tell the truth about both.
     public var logger: Logger { module.logger }
+    /// Where the module keeps files that outlive the process: the hive's
+    /// ``HiveConfiguration/stateDirectory`` (under HiveDaemon, the first directory of
+    /// systemd's `$STATE_DIRECTORY`, such as `/var/lib/NAME`); `nil` when none is set.
+    public var stateDirectory: String? { hive.configuration.stateDirectory }
+    /// Where the module keeps files that last until the process stops (sockets, PID files):
+    /// the hive's ``HiveConfiguration/runtimeDirectory`` (under HiveDaemon, the first
+    /// directory of systemd's `$RUNTIME_DIRECTORY`, such as `/run/NAME`); `nil` when none is
+    /// set.
+    public var runtimeDirectory: String? { hive.configuration.runtimeDirectory }
 
     /// Made for every hook call: three references and, in `validateReload`, the proposed
     /// settings.

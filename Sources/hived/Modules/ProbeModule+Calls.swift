@@ -12,16 +12,16 @@ extension ProbeModule {
     /// throws that message; `opaque=true` returns a value JSON cannot carry; otherwise the
     /// parameters come back. Each call is recorded as a `call` line.
     func registerCalls(_ context: ModuleContext) throws {
-        let (module, settings) = (context.moduleName, context.settings)
+        let (module, settings, state) = (context.moduleName, context.settings, context.stateDirectory)
         try context.mediator.register("rehearse") { request in
             let parameters = request.parameters.compactMapValues { $0 as? String }
-            return try await Self.rehearse(parameters, module: module, path: settings.string("path"))
+            return try await Self.rehearse(parameters, module: module, path: settings.string("path").map { Self.resolve($0, in: state) })
         }
         guard module.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else { return }
         try context.router.register("hive://\(module)/rehearse", producing: (any Sendable).self) { request in
             var parameters = request.extras.compactMapValues { $0 as? String }
             parameters.merge(request.parameters) { _, url in url }
-            return try await Self.rehearse(parameters, module: module, path: settings.string("path"))
+            return try await Self.rehearse(parameters, module: module, path: settings.string("path").map { Self.resolve($0, in: state) })
         }
     }
 
@@ -34,7 +34,7 @@ extension ProbeModule {
             json.field("name", "rehearse")
             json.object("params", parameters)
             json.raw("ts", timestamp())
-            try append(json.finished(), to: resolve(path))
+            try append(json.finished(), to: path)
         }
         try record("call")
         if let stall = parameters["stall"].flatMap(Duration.init(parsing:)) {

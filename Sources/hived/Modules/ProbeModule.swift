@@ -16,8 +16,9 @@ import Glibc
 ///
 /// ## Configuration keys
 /// - `path` (string, optional): the file to append lines to; created if missing. Without
-///   it nothing is written. A relative path is taken in `$STATE_DIRECTORY` (systemd sets
-///   it from `StateDirectory=`: `/var/lib/hived` for the packaged unit), or in the current
+///   it nothing is written. A relative path is taken in the module's
+///   ``ModuleContext/stateDirectory`` (`$STATE_DIRECTORY`'s first entry, which systemd sets
+///   from `StateDirectory=`: `/var/lib/hived` for the packaged unit), or in the current
 ///   directory when that is unset.
 /// - `fail_on` (list of event names): events whose hook throws; `custom:NAME` fails only
 ///   that custom event, `custom` every one; `validateReload` refuses the new settings of
@@ -70,8 +71,11 @@ struct ProbeModule: Module {
 
     /// Waits until the file `build_until` names exists, holding the calling thread (the
     /// factory's, which builds the module); records a `build` line first if it must wait.
+    /// A factory has no context: the state directory is `$STATE_DIRECTORY`'s first entry,
+    /// read here, as the daemon read it at start.
     static func waitUntilBuildable(_ descriptor: ModuleDescriptor) throws {
-        guard let release = try descriptor.settings.string("build_until").map(resolve),
+        let state = getenv("STATE_DIRECTORY").map { String(cString: $0) }.flatMap { $0.split(separator: ":").first }.map(String.init)
+        guard let release = try descriptor.settings.string("build_until").map({ resolve($0, in: state) }),
             access(release, F_OK) != 0
         else { return }
         if let path = try descriptor.settings.string("path") {
@@ -80,7 +84,7 @@ struct ProbeModule: Module {
             json.field("event", "build")
             json.object("params", [:])
             json.raw("ts", timestamp())
-            try append(json.finished(), to: resolve(path))
+            try append(json.finished(), to: resolve(path, in: state))
         }
         while access(release, F_OK) != 0 { usleep(5_000) }
     }
@@ -115,7 +119,7 @@ struct ProbeModule: Module {
         let settings = context.settings
         let hook = hook ?? context.event.kind
         if let path = try settings.string("path") {
-            try Self.append(Self.line(for: context, hook: hook), to: Self.resolve(path))
+            try Self.append(Self.line(for: context, hook: hook), to: Self.resolve(path, in: context.stateDirectory))
         }
         context.logger.debug("\(context.customEventName.map { "received '\($0)'" } ?? "received")")
         let names = hook == .validateReload ? [hook.name] : Self.names(of: context.event)
@@ -171,12 +175,10 @@ struct ProbeModule: Module {
         return [event.kind.name]
     }
 
-    /// `path`, or, when it is relative, `path` in `$STATE_DIRECTORY` (its first entry) if
-    /// that is set.
-    static func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let state = getenv("STATE_DIRECTORY").map({ String(cString: $0) }),
-            let directory = state.split(separator: ":").first, !directory.isEmpty
-        else { return path }
+    /// `path`, or, when it is relative, `path` in `directory` (the state directory) if that
+    /// is set.
+    static func resolve(_ path: String, in directory: String?) -> String {
+        guard !path.hasPrefix("/"), let directory, !directory.isEmpty else { return path }
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 

@@ -65,6 +65,21 @@ final class EventCounter: Module {
     }
 }
 
+/// Where the module keeps its cache: in the state directory, else in the current directory.
+func cachePath(_ context: ModuleContext) -> String {
+    guard let directory = context.stateDirectory else { return "cache.db" }
+    return directory + "/cache.db"
+}
+
+/// Records what `cachePath(_:)` and the context's runtime directory say at `setup`.
+private final class DirectoryRecorder: Module {
+    let seen = Mutex<[String?]>([])
+
+    func setup(_ context: ModuleContext) async throws {
+        seen.withLock { $0 = [cachePath(context), context.runtimeDirectory] }
+    }
+}
+
 @Suite struct StatefulModulesArticleTests {
     static func lines(_ logs: LogStore) -> [String] {
         logs.all.compactMap { record in record.metadata["module"].map { _ in record.message } }
@@ -109,5 +124,23 @@ final class EventCounter: Module {
         try await hive.send(.custom(name: "stats"))
         await hive.stop()
         #expect(Self.lines(logs) == ["rotate number 1", "rotate number 2", "stats number 1"])
+    }
+
+    /// The context reports the directories the hive's configuration names, and nil (the
+    /// module's fallback) when it names none.
+    @Test func theContextReportsTheHivesDirectories() async throws {
+        let given = DirectoryRecorder()
+        let hive = try Hive(
+            HiveConfiguration(stateDirectory: "/var/lib/mydaemon", runtimeDirectory: "/run/mydaemon"),
+            modules: [(given, ModuleDescriptor(name: "cache"))])
+        try await hive.start()
+        await hive.stop()
+        #expect(given.seen.withLock { $0 } == ["/var/lib/mydaemon/cache.db", "/run/mydaemon"])
+
+        let none = DirectoryRecorder()
+        let bare = try makeHive([(none, ModuleDescriptor(name: "cache"))])
+        try await bare.start()
+        await bare.stop()
+        #expect(none.seen.withLock { $0 } == ["cache.db", nil])
     }
 }

@@ -9,7 +9,7 @@ extension MyDaemonGroupTests {
         let config = try directory.write("my.yaml", Self.configuration(greeting: "hi"))
         // WATCHDOG_PID names the process itself: the shell's pid, which exec keeps.
         let daemon = try HivedProcess(
-            [config], in: directory, environment: ["WATCHDOG_USEC": "1000000"], executable: Self.executable,
+            ["--config", config], in: directory, environment: ["WATCHDOG_USEC": "1000000"], executable: Self.executable,
             launcher: ["/bin/sh", "-c", "export WATCHDOG_PID=$$; exec \"$0\" \"$@\""])
         let notify = try #require(daemon.notify)
         try await daemon.waitForReady()
@@ -30,7 +30,7 @@ extension MyDaemonGroupTests {
     @Test func sigtstpAndSigcontSuspendAndResumeTheModulesInsideAServiceGroup() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("my.yaml", Self.configuration(greeting: "hi"))
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         let notify = try #require(daemon.notify)
         let ready = try await daemon.waitForReady()
         daemon.signal(SIGTSTP)
@@ -49,7 +49,7 @@ extension MyDaemonGroupTests {
     @Test func sigintStopsTheDaemonInOrderThroughTheGroup() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("my.yaml", Self.configuration(greeting: "hi"))
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         try await daemon.waitForReady()
         try await ExampleCommand.waitFor(daemon, "APP module-ticker info: ticker running")
         daemon.signal(SIGINT)

@@ -14,7 +14,7 @@ extension MyDaemonGroupTests {
               - {name: store, type: store, level: basic, settings: {greeting: hi}}
               - {name: ticker, type: ticker, settings: {drain: 30s}}
             """)
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         let notify = try #require(daemon.notify)
         try await daemon.waitForReady()
         try await ExampleCommand.waitFor(daemon, "APP module-ticker info: ticker running")
@@ -44,7 +44,7 @@ extension MyDaemonGroupTests {
               - {name: store, type: store, level: basic, settings: {greeting: hi}}
               - {name: ticker, type: ticker, settings: {ticks: 3}}
             """)
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         try await daemon.waitForReady()
         #expect(try await daemon.exitStatus() == 69, "\(daemon.stderr)")
         let log = daemon.stderr

@@ -22,7 +22,7 @@ struct MyDaemonGroupTests {
     @Test func reloadAndNotificationsWorkInsideAServiceGroup() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("my.yaml", Self.configuration(greeting: "hi"))
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         try await daemon.waitForReady()
         #expect(daemon.notify?.stateMessages.first { $0.hasPrefix("READY=1") } == "READY=1\nSTATUS=running 3 modules")
         // The application's handler writes the daemon's lines: the bootstrap was kept.
@@ -56,7 +56,7 @@ struct MyDaemonGroupTests {
     @Test func aDaemonThatCannotStartFailsTheGroupWithItsExitStatus() async throws {
         let directory = try TestDirectory()
         let config = try directory.write("bad.yaml", "modules: [{name: x, type: nope}]")
-        let daemon = try HivedProcess([config], in: directory, executable: Self.executable)
+        let daemon = try HivedProcess(["--config", config], in: directory, executable: Self.executable)
         #expect(try await daemon.exitStatus() == 78)
         #expect(daemon.stderr.contains("mydaemon: bad.yaml:1:") || daemon.stderr.contains("mydaemon: \(config):1:"), "\(daemon.stderr)")
     }

@@ -20,7 +20,8 @@ public enum HTTPModule {
         let host = try settings.string("host") ?? "127.0.0.1"
         let port = try settings.int("port") ?? 8080
         guard (0...65535).contains(port) else { throw settings.error("port", "must be between 0 and 65535") }
-        return ServiceModule(waitsUntilRunning: true) { context, readiness in
+        let readiness = ServiceReadiness()
+        return ServiceModule(readiness: readiness) { context in
             var serverLogger = context.logger
             serverLogger[metadataKey: "event"] = nil
             let logger = serverLogger
