@@ -149,14 +149,9 @@ final class ActionStore: Sendable {
         _ = consume dropped
     }
 
-    /// The actions `owner` registered (its target types' too), sorted by target and name,
-    /// then its not-found action.
-    func actions(ownedBy owner: String) -> [Action] {
-        state.withLock { state in
-            let actions = state.targets.values.flatMap { $0.values.filter { $0.owner == owner } }
-                .sorted { ($0.target, $0.name) < ($1.target, $1.name) }
-            return actions + (state.targetNotFound[owner].map { [$0] } ?? [])
-        }
+    /// Every target's own not-found action, by target.
+    var notFoundActions: [Action] {
+        state.withLock { state in state.targetNotFound.sorted { $0.key < $1.key }.map(\.value) }
     }
 
     /// Every target with its action names, sorted.

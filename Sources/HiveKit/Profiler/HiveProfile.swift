@@ -48,6 +48,7 @@ extension Hive {
     /// The profiler's current figures.
     public var profile: HiveProfile {
         let (hosted, startup) = state.withLock { ($0.modules, $0.startup) }
+        let calls = callStatsByOwner()
         let modules = hosted.map { module in
             let stats = module.stats.withLock { $0 }
             var events: [EventKind: HandlerStats] = [:]
@@ -58,7 +59,7 @@ extension Hive {
             let descriptor = module.descriptor
             return HiveProfile.Module(
                 name: module.name, level: descriptor.level, priority: descriptor.priority,
-                isAsync: descriptor.isAsync, events: events, calls: callStats(ownedBy: module.name))
+                isAsync: descriptor.isAsync, events: events, calls: calls[module.name] ?? [:])
         }
         return HiveProfile(modules: modules, startup: startup)
     }

@@ -36,13 +36,17 @@ struct RoutePattern: Sendable {
     /// Compiles `text`, e.g. `hive://cache/flush/:region`, `/files/*`, `/a(/:b)(/:c)`,
     /// `/user#/view/:id` (a route in the URL's fragment, as JLRoutes has them).
     ///
-    /// - Parameter literalSuffixes: a parameter's name ends at its first `.` or `&`, and
-    ///   the rest of its segment is a literal suffix (MGJRouter's `:id.html`); otherwise
-    ///   only a `#` ends a name.
+    /// - Parameters:
+    ///   - literalSuffixes: a parameter's name ends at its first `.` or `&`, and the rest
+    ///     of its segment is a literal suffix (MGJRouter's `:id.html`); otherwise only a
+    ///     `#` ends a name.
+    ///   - split: `text`'s scheme and what follows it, as ``RouteURL/splitScheme(_:in:)``
+    ///     gives them, when the caller has them already (``RouteStore`` reads the options
+    ///     of the scheme's table first); split again otherwise.
     /// - Throws: ``HiveError`` `.invalidRoute` for an empty pattern, a malformed scheme,
     ///   a query, more than one `#`, unbalanced parentheses, a `*` that is not the whole
     ///   last segment, an empty or repeated parameter name, or malformed percent-encoding.
-    init(_ text: String, literalSuffixes: Bool = false) throws(HiveError) {
+    init(_ text: String, literalSuffixes: Bool = false, split: (String?, Substring)? = nil) throws(HiveError) {
         guard !text.isEmpty else { throw Self.invalid(text, "the pattern is empty") }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "?" }) {
             throw Self.invalid(text, "'\(bad.escaped(asASCII: true))' is not allowed in a pattern")
@@ -50,14 +54,18 @@ struct RoutePattern: Sendable {
         if text.utf8.lazy.filter({ $0 == UInt8(ascii: "#") }).count > 1 {
             throw Self.invalid(text, "'#' (where the URL's fragment begins) may appear once")
         }
-        var (scheme, rest) = try RouteURL.splitScheme(Substring(text), in: text)
+        var (scheme, rest) = if let split { split } else { try RouteURL.splitScheme(Substring(text), in: text) }
         let hasHost = scheme != nil && rest.hasPrefix("//")
         if hasHost { rest = rest.dropFirst(2) }
         self.scheme = scheme
         self.hasHost = hasHost
-        try Self.checkGroups(rest, in: text)
+        // Only parentheses make optional groups: without one (most patterns) there is
+        // nothing to check or expand, which a scan of the bytes tells far more cheaply
+        // than walking the characters twice (routes are compiled during start-up).
+        let hasGroups = rest.utf8.contains { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }
+        if hasGroups { try Self.checkGroups(rest, in: text) }
         var variants: [[Segment]] = []
-        for expansion in try Self.expand(rest, in: text) {
+        for expansion in hasGroups ? try Self.expand(rest, in: text) : [rest] {
             var segments = try Self.segments(of: expansion, in: text, literalSuffixes: literalSuffixes)
             // A host is case-insensitive: URLs' hosts are lower-cased too.
             if hasHost, case .literal(let host)? = segments.first { segments[0] = .literal(host.lowercased()) }

@@ -59,10 +59,10 @@ final class RouteStore: Sendable {
     ) throws(HiveError) {
         // Compiled under the options of the pattern's table: read them first (the scheme
         // needs no options to be read).
-        let (scheme, _) = try RouteURL.splitScheme(Substring(text), in: text)
-        let options = state.withLock { $0.options[scheme] } ?? RouteOptions()
+        let split = try RouteURL.splitScheme(Substring(text), in: text)
+        let options = state.withLock { $0.options[split.0] } ?? RouteOptions()
         let matcher = matcher ?? options.matcher?(text)
-        let pattern = try RoutePattern(text, literalSuffixes: options.literalSuffixes)
+        let pattern = try RoutePattern(text, literalSuffixes: options.literalSuffixes, split: split)
         try state.withLock { state throws(HiveError) in
             if state.isClosed { throw HiveError.hiveStopped("cannot register route '\(text)'") }
             let route = Route(

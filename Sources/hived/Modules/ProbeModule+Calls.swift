@@ -17,11 +17,23 @@ extension ProbeModule {
             let parameters = request.parameters.compactMapValues { $0 as? String }
             return try await Self.rehearse(parameters, module: module, path: settings.string("path").map { Self.resolve($0, in: state) })
         }
-        guard module.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else { return }
+        guard module.utf8.allSatisfy(Self.isHostByte) else { return }
         try context.router.register("hive://\(module)/rehearse", producing: (any Sendable).self) { request in
             var parameters = request.extras.compactMapValues { $0 as? String }
             parameters.merge(request.parameters) { _, url in url }
             return try await Self.rehearse(parameters, module: module, path: settings.string("path").map { Self.resolve($0, in: state) })
+        }
+    }
+
+    /// Whether `byte` may be in a URL's host as the probe's route has it: an ASCII letter
+    /// or digit, `-`, `.` or `_`. Checked byte by byte: classifying a name's characters
+    /// costs far more, for every probe at start-up.
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            true
+        default: false
         }
     }
 
