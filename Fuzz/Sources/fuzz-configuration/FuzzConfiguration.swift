@@ -30,12 +30,11 @@ let catalog: ModuleCatalog = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfiguration(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let options = DaemonOptions(
-        identity: DaemonIdentity(name: "fuzz", version: "0"), embeddedConfiguration: text,
-        catalog: catalog, environment: [:], systemd: SystemdEnvironment())
     do {
-        let configuration = try options.loadConfiguration()
-        _ = configuration.enabledModules.count
+        // What check-config does with a file: parse and validate it, then build every module
+        // it names (enabled or not) through the catalog, which reads their settings.
+        let configuration = try DaemonConfiguration.parse(text, catalog: catalog, daemonName: "fuzz")
+        for module in configuration.modules { _ = try catalog.instantiate(module) }
     } catch {
         _ = error.description
     }
