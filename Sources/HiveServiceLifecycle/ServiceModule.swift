@@ -27,7 +27,7 @@ import ServiceLifecycle
 /// A catalog's factory makes the service and the module in one call:
 ///
 /// ```swift
-/// catalog.register("http") { descriptor in
+/// catalog.register("http", settings: ["port"]) { descriptor in
 ///     let port = try descriptor.settings.int("port") ?? 8080
 ///     let readiness = ServiceReadiness()
 ///     let app = Application(router: makeRouter(),

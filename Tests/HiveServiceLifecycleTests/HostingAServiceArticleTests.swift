@@ -22,7 +22,7 @@ struct Worker: Service {
 /// The article's catalog.
 func workerCatalog() -> ModuleCatalog {
     var catalog = ModuleCatalog()
-    catalog.register("worker") { descriptor in
+    catalog.register("worker", settings: ["name"]) { descriptor in
         let name = try descriptor.settings.string("name") ?? "worker"
         let readiness = ServiceReadiness()
         let worker = Worker(name: name, onRunning: { readiness.markRunning() })

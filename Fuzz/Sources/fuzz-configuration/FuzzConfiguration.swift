@@ -21,8 +21,8 @@ struct FuzzModule: Module {
 
 let catalog: ModuleCatalog = {
     var catalog = ModuleCatalog()
-    catalog.register("probe") { try FuzzModule($0) }
-    catalog.register("echo") { try FuzzModule($0) }
+    catalog.register("probe", settings: .any) { try FuzzModule($0) }
+    catalog.register("echo", settings: .any) { try FuzzModule($0) }
     return catalog
 }()
 

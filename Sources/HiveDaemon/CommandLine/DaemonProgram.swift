@@ -10,7 +10,7 @@ import HiveKit
 ///     static let identity = DaemonIdentity(name: "mydaemon", version: "1.2.0")
 ///     static let modules: ModuleCatalog = {
 ///         var catalog = ModuleCatalog()
-///         catalog.register("store") { descriptor in try Store(settings: descriptor.settings) }
+///         catalog.register("store", settings: ["path"]) { descriptor in try Store(settings: descriptor.settings) }
 ///         return catalog
 ///     }()
 /// }

@@ -34,6 +34,7 @@ struct ModuleAnnotation: Sendable {
     let file: String
     let line: Int
     let factory: ModuleCatalog.Factory
+    let settings: SettingKeys
     let exportedRoutes: Set<String>
     let exportedActions: Set<String>
 }

@@ -13,7 +13,7 @@ public enum HiveAnnotations {
 
     /// Declares the module type `type`, built from a configuration entry by its
     /// ``ConfigurableModule/init(_:)``, under `name` (default: the type's own name, e.g.
-    /// `ShopModule`).
+    /// `ShopModule`), taking the settings its ``ConfigurableModule/settingKeys`` lists.
     ///
     /// - Parameters: `exportedRoutes` (patterns, as the module registers them) and
     ///   `exportedActions` (names): what every module of this type lets calls from outside
@@ -24,15 +24,17 @@ public enum HiveAnnotations {
         exportedActions: Set<String> = [], file: String = #fileID, line: Int = #line
     ) {
         module(
-            type, name: name, exportedRoutes: exportedRoutes, exportedActions: exportedActions, file: file, line: line
+            type, name: name, settings: Declared.settingKeys, exportedRoutes: exportedRoutes,
+            exportedActions: exportedActions, file: file, line: line
         ) { descriptor in try Declared(descriptor) }
     }
 
     /// Declares the module type `type`, built by `factory`, under `name` (default: the
-    /// type's own name), exporting what
+    /// type's own name), taking the settings `settings` lists (default: none;
+    /// ``SettingKeys/any`` for free-form settings), exporting what
     /// ``module(_:name:exportedRoutes:exportedActions:file:line:)`` says.
     public static func module<Declared: Module>(
-        _ type: Declared.Type, name: String? = nil, exportedRoutes: Set<String> = [],
+        _ type: Declared.Type, name: String? = nil, settings: SettingKeys = [], exportedRoutes: Set<String> = [],
         exportedActions: Set<String> = [], file: String = #fileID, line: Int = #line,
         factory: @escaping @Sendable (ModuleDescriptor) throws -> Declared
     ) {
@@ -40,7 +42,7 @@ public enum HiveAnnotations {
             .module(
                 ModuleAnnotation(
                     name: name ?? ServiceKey.name(of: Declared.self), file: file, line: line,
-                    factory: { descriptor in try factory(descriptor) }, exportedRoutes: exportedRoutes,
+                    factory: { descriptor in try factory(descriptor) }, settings: settings, exportedRoutes: exportedRoutes,
                     exportedActions: exportedActions)))
     }
 

@@ -117,6 +117,11 @@ public struct Settings: Sendable, Hashable {
 
     /// Checks that every key is one of `allowed`, so a misspelt setting is an error rather
     /// than silently ignored.
+    ///
+    /// A catalog already checks a module's own keys against those its type is registered
+    /// with (``SettingKeys``); this is for a nested map
+    /// (`try settings.settings("limits")?.requireKeys(in: ["max"])`) or a type that takes
+    /// ``SettingKeys/any``.
     public func requireKeys(in allowed: [String]) throws(HiveError) {
         for key in values.keys.sorted() where !allowed.contains(key) {
             let expected = allowed.isEmpty ? "this module takes no settings" : "expected \(allowed.joined(separator: ", "))"

@@ -45,6 +45,7 @@ struct ReloadPlan {
         for descriptor in descriptors where descriptor.isEnabled {
             wanted.insert(descriptor.name)
             if let running = byName[descriptor.name], running.type == descriptor.type {
+                try catalog.checkSettings(descriptor)
                 kept.append(Kept(module: running.module, descriptor: catalog.declared(descriptor)))
                 continue
             }

@@ -3,11 +3,19 @@
 ///
 /// ```swift
 /// var catalog = ModuleCatalog()
-/// catalog.register("cache") { descriptor in try CacheModule(settings: descriptor.settings) }
+/// catalog.register("cache", settings: ["ttl", "capacity"]) { descriptor in
+///     try CacheModule(settings: descriptor.settings)
+/// }
+/// catalog.register("clock") { _ in ClockModule() }  // takes no settings
 /// catalog.register(ShopModule.self)                 // a ConfigurableModule, as "ShopModule"
 /// try catalog.registerAnnotations()                 // every type declared with an annotation
 /// let hive = try Hive(modules: try catalog.instantiate(descriptors))
 /// ```
+///
+/// Every registration says which settings its type takes (``SettingKeys``; none unless
+/// it says otherwise), and the catalog refuses any other key before the factory runs: a
+/// misspelt `tll: 5s` is an error at its line (`PATH:LINE: module 'cache': unknown
+/// setting 'tll'; expected ttl, capacity`), never silently ignored.
 public struct ModuleCatalog: Sendable {
     /// Builds a module from its descriptor; may throw when the settings are unusable.
     ///
@@ -21,6 +29,7 @@ public struct ModuleCatalog: Sendable {
     struct Entry: Sendable {
         let factory: Factory
         let origin: String
+        let settings: SettingKeys
         var exportedRoutes: Set<String> = []
         var exportedActions: Set<String> = []
     }
@@ -30,21 +39,24 @@ public struct ModuleCatalog: Sendable {
     /// An empty catalog.
     public init() {}
 
-    /// Makes `type` buildable by name; a later registration of the same name replaces it.
-    /// `file` and `line` say where, for errors.
+    /// Makes `type` buildable by name, taking the settings `settings` lists (default:
+    /// none; ``SettingKeys/any`` for free-form settings); a later registration of the same
+    /// name replaces it. `file` and `line` say where, for errors.
     public mutating func register(
-        _ type: String, file: String = #fileID, line: Int = #line, factory: @escaping Factory
+        _ type: String, settings: SettingKeys = [], file: String = #fileID, line: Int = #line,
+        factory: @escaping Factory
     ) {
-        entries[type] = Entry(factory: factory, origin: "\(file):\(line)")
+        entries[type] = Entry(factory: factory, origin: "\(file):\(line)", settings: settings)
     }
 
     /// Makes the module type `type` buildable under `name` (default: the type's own
-    /// name, e.g. `ShopModule`) through its ``ConfigurableModule/init(_:)``.
+    /// name, e.g. `ShopModule`) through its ``ConfigurableModule/init(_:)``, taking the
+    /// settings its ``ConfigurableModule/settingKeys`` lists.
     public mutating func register<Registered: ConfigurableModule>(
         _ type: Registered.Type, name: String? = nil, file: String = #fileID, line: Int = #line
     ) {
-        register(name ?? ServiceKey.name(of: Registered.self), file: file, line: line) { descriptor in
-            try Registered(descriptor)
+        register(name ?? ServiceKey.name(of: Registered.self), settings: Registered.settingKeys, file: file, line: line) {
+            descriptor in try Registered(descriptor)
         }
     }
 
@@ -57,9 +69,10 @@ public struct ModuleCatalog: Sendable {
     /// Builds the module `descriptor` declares, through the factory of its ``ModuleDescriptor/type``.
     ///
     /// - Throws: ``HiveError`` naming the module when it names no type or an unknown one,
-    ///   or when its factory throws.
+    ///   when a setting is one its type does not take (at the key's line), or when its
+    ///   factory throws.
     public func instantiate(_ descriptor: ModuleDescriptor) throws(HiveError) -> any Module {
-        guard let type = descriptor.type, let factory = entries[type]?.factory else {
+        guard let type = descriptor.type, let entry = entries[type] else {
             let what = descriptor.type.map { "unknown module type '\($0.abbreviated())'" } ?? "no module type"
             throw HiveError(
                 .unknownModuleType, module: descriptor.name, location: descriptor.location,
@@ -67,7 +80,8 @@ public struct ModuleCatalog: Sendable {
         }
         let declared = self.declared(descriptor)
         do {
-            return try factory(declared)
+            try entry.settings.check(declared.settings)
+            return try entry.factory(declared)
         } catch let error as HiveError {
             guard error.location == nil else { throw error }
             throw HiveError(
@@ -78,6 +92,13 @@ public struct ModuleCatalog: Sendable {
                 .invalidSettings, module: descriptor.name, location: descriptor.location,
                 "cannot create module of type \(quoted: type): \(error)", underlying: error)
         }
+    }
+
+    /// Throws when `descriptor` has a setting its type does not take, as
+    /// ``instantiate(_:)`` would (a type the catalog does not know is left to it).
+    func checkSettings(_ descriptor: ModuleDescriptor) throws(HiveError) {
+        guard let type = descriptor.type, let entry = entries[type] else { return }
+        try entry.settings.check(declared(descriptor).settings)
     }
 
     /// What `descriptor` declares once its type is known: its settings owned by it, and

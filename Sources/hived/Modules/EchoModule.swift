@@ -5,9 +5,8 @@ import HiveKit
 /// ## Configuration keys
 /// - `message` (string, optional): added to every log line.
 struct EchoModule: Module {
-    /// Checks that the settings hold at most a string `message`.
+    /// Checks that `message`, if given, is a string.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["message"])
         _ = try settings.string("message")
     }
 

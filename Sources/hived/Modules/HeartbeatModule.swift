@@ -19,9 +19,8 @@ final class HeartbeatModule: Module {
 
     private let state = Mutex(State())
 
-    /// Checks that the settings hold at most a duration `interval`.
+    /// Checks that `interval`, if given, is a duration.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["interval"])
         _ = try settings.duration("interval")
     }
 

@@ -46,11 +46,10 @@ struct ProbeModule: Module {
         let errno: Int32
     }
 
-    /// Checks the settings as a configuration file gives them: known keys, a string path,
+    /// Checks the settings as a configuration file gives them: a string path,
     /// event names in `fail_on`, `stall_on`, `block_on` and `stall_until`, durations in
     /// `stall_on` and `block_on`, paths in `stall_until`.
     static func validate(_ settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["path", "fail_on", "stall_on", "block_on", "stall_until", "build_until"])
         _ = try settings.string("path")
         if try settings.string("build_until")?.isEmpty == true { throw settings.error("build_until", "needs a file path") }
         for name in try settings.strings("fail_on") ?? [] { try checkEventName(name, in: "fail_on", settings) }

@@ -12,9 +12,7 @@ import HiveKit
 /// ## Configuration keys
 /// None.
 struct ReporterModule: ConfigurableModule {
-    init(_ descriptor: ModuleDescriptor) throws {
-        try descriptor.settings.requireKeys(in: [])
-    }
+    init(_ descriptor: ModuleDescriptor) {}
 
     func custom(_ context: ModuleContext) async throws {
         switch context.customEventName {

@@ -139,8 +139,7 @@ import Testing
 
     @Test func aSettingsErrorNamesTheKeysLineAndPath() throws {
         var catalog = ModuleCatalog()
-        catalog.register("strict") { descriptor in
-            try descriptor.settings.requireKeys(in: ["limits", "name"])
+        catalog.register("strict", settings: ["limits", "name"]) { descriptor in
             _ = try descriptor.settings.settings("limits")?.int("max")
             return InertModule()
         }
@@ -152,6 +151,17 @@ import Testing
         let misspelt = #expect(throws: HiveError.self) { try catalog.instantiate(unknown) }
         #expect(misspelt?.location?.line == 7)
         #expect(misspelt?.message == "unknown setting 'nmae'; expected limits, name")
+    }
+
+    @Test func aTypeRegisteredWithoutKeysRefusesAMisspeltOneAtItsLine() throws {
+        var catalog = ModuleCatalog()
+        catalog.register("cache") { _ in InertModule() }
+        catalog.register("free", settings: .any) { _ in InertModule() }
+        let text = "modules:\n  - name: c\n    type: cache\n    settings:\n      tll: 5s\n  - {name: f, type: free, settings: {tll: 5s}}\n"
+        let specs = try parseConfiguration(text, catalog: catalog).modules
+        let error = #expect(throws: HiveError.self) { try catalog.instantiate(specs) }
+        #expect(error?.description == "test.yaml:5: module 'c': unknown setting 'tll'; this module takes no settings")
+        #expect(try catalog.instantiate(Array(specs.dropFirst())).count == 1, "settings: .any takes any key")
     }
 
     @Test func disabledModulesAreValidatedToo() throws {

@@ -91,9 +91,9 @@ import Testing
     @Test(arguments: shippedFiles)
     func shippedConfigurationsAreValid(relativePath: String) throws {
         let path = Self.packageRoot.appendingPathComponent(relativePath).path
-        var catalog = ModuleCatalog()  // only hived's built-in types
-        catalog.register("probe") { _ in InertModule() }
-        catalog.register("echo-server") { _ in InertModule() }  // settings: SocketActivationTests
+        var catalog = ModuleCatalog()  // only hived's built-in types, whose settings HivedTests check
+        catalog.register("probe", settings: .any) { _ in InertModule() }
+        catalog.register("echo-server", settings: .any) { _ in InertModule() }  // settings: SocketActivationTests
         let configuration = try DaemonConfiguration.load(path: path, catalog: catalog)
         #expect(!configuration.modules.isEmpty)
         for module in configuration.modules where module.type == "probe" {

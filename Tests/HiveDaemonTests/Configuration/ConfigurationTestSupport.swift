@@ -26,10 +26,10 @@ func configurationError(
 /// A module that does nothing, for catalogs in tests.
 struct InertModule: Module {}
 
-/// A catalog that knows `probe` and `demo`.
+/// A catalog that knows `probe` and `demo`, taking any settings.
 func testCatalog() -> ModuleCatalog {
     var catalog = ModuleCatalog()
-    catalog.register("probe") { _ in InertModule() }
-    catalog.register("demo") { _ in InertModule() }
+    catalog.register("probe", settings: .any) { _ in InertModule() }
+    catalog.register("demo", settings: .any) { _ in InertModule() }
     return catalog
 }

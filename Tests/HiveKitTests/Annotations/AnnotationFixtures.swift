@@ -6,10 +6,10 @@ import HiveKit
 /// A module type declared with an annotation, built from its configuration entry; its
 /// modules export their `currency` action to calls from outside the process.
 struct AnnotatedShop: ConfigurableModule {
+    static let settingKeys: SettingKeys = ["currency"]
     let currency: String
 
     init(_ descriptor: ModuleDescriptor) throws {
-        try descriptor.settings.requireKeys(in: ["currency"])
         currency = try descriptor.settings.string("currency") ?? "EUR"
     }
 

@@ -52,6 +52,10 @@ import Testing
         let error = #expect(throws: HiveError.self) { try catalog.instantiate(bad) }
         #expect(error?.module == "shop")
         #expect(error?.location == location)
+        #expect(error?.message == "unknown setting 'color'; expected currency", "AnnotatedShop's settingKeys")
+        let cart = ModuleDescriptor(name: "cart", type: "annotated-cart", settings: Settings(["color": .string("red")]))
+        let none = #expect(throws: HiveError.self) { try catalog.instantiate(cart) }
+        #expect(none?.message == "unknown setting 'color'; this module takes no settings", "a factory that lists no keys")
     }
 
     @Test func aTypeRegisteredInCodeAndDeclaredIsAnErrorNamingBothPlaces() throws {

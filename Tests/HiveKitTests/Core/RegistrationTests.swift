@@ -234,7 +234,7 @@ import Testing
     @Test func registeringFromTheCatalogKeepsTheDescriptorsSettings() async throws {
         let seen = Recorder()
         var catalog = ModuleCatalog()
-        catalog.register("echo") { descriptor in
+        catalog.register("echo", settings: ["greeting"]) { descriptor in
             ScriptedModule(seen, [.`init`: .run { context in
                 seen.append("greeting=\(try context.settings.string("greeting") ?? "nil")")
             }])

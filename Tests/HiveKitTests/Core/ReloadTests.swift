@@ -9,15 +9,15 @@ import Testing
     static func catalog(_ recorder: Recorder) -> ModuleCatalog {
         var catalog = ModuleCatalog()
         for type in ["alpha", "beta"] {
-            catalog.register(type) { _ in
+            catalog.register(type, settings: ["level"]) { _ in
                 ScriptedModule(recorder, [.reload: .run { context in
                     recorder.append("\(context.moduleName) sees level=\(try context.settings.int("level") ?? -1)")
                 }])
             }
         }
-        catalog.register("picky") { _ in Picky(recorder: recorder) }
-        catalog.register("broken") { _ in throw TestFailure("cannot build") }
-        catalog.register("failsInit") { _ in ScriptedModule(recorder, [.`init`: .fail("init refused")]) }
+        catalog.register("picky", settings: ["level"]) { _ in Picky(recorder: recorder) }
+        catalog.register("broken", settings: ["level"]) { _ in throw TestFailure("cannot build") }
+        catalog.register("failsInit", settings: ["level"]) { _ in ScriptedModule(recorder, [.`init`: .fail("init refused")]) }
         return catalog
     }
 
@@ -97,6 +97,7 @@ import Testing
             ([Self.spec("keep", "alpha"), Self.spec("odd", "gamma")], .unknownModuleType, "odd"),
             ([Self.spec("keep", "alpha", level: 9), Self.spec("keep", "alpha")], .duplicateModule, "keep"),
             ([Self.spec("keep", "alpha"), Self.spec("code", "alpha")], .duplicateModule, "code"),
+            ([ModuleDescriptor(name: "keep", type: "alpha", settings: Settings(["levle": .int(1)]))], .invalidSettings, "keep"),
         ]
         for (specs, code, module) in cases {
             let summary = try await hive.reload(to: specs, catalog: catalog)
@@ -253,7 +254,7 @@ import Testing
         let recorder = Recorder()
         let kept = Mutex<ModuleContext?>(nil)
         var catalog = Self.catalog(recorder)
-        catalog.register("keeper") { _ in
+        catalog.register("keeper", settings: ["level"]) { _ in
             ScriptedModule(recorder, [.`init`: .run { context in kept.withLock { $0 = context } }])
         }
         let hive = try makeHive([])

@@ -5,14 +5,12 @@ import Testing
 // The code of HiveKit.docc/RegisteringModules.md, compiled and run: every block of the
 // article is this file's text (DocumentationCodeTests checks that).
 
-/// Keeps responses for `ttl`, at most `capacity` of them; takes those two settings and no
-/// other.
+/// Keeps responses for `ttl`, at most `capacity` of them.
 struct ResponseCache: Module {
     let ttl: Duration
     let capacity: Int
 
     init(settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["ttl", "capacity"])
         ttl = try settings.duration("ttl") ?? .seconds(60)
         capacity = try settings.int("capacity") ?? 1000
         guard capacity > 0 else { throw settings.error("capacity", "must be at least 1, not \(capacity)") }
@@ -21,7 +19,9 @@ struct ResponseCache: Module {
 
 func cacheCatalog() -> ModuleCatalog {
     var catalog = ModuleCatalog()
-    catalog.register("response-cache") { descriptor in try ResponseCache(settings: descriptor.settings) }
+    catalog.register("response-cache", settings: ["ttl", "capacity"]) { descriptor in
+        try ResponseCache(settings: descriptor.settings)
+    }
     return catalog
 }
 

@@ -42,8 +42,7 @@ actor Heartbeat: Module {
 
 func heartbeatCatalog() -> ModuleCatalog {
     var catalog = ModuleCatalog()
-    catalog.register("heartbeat") { descriptor in
-        try descriptor.settings.requireKeys(in: ["interval"])
+    catalog.register("heartbeat", settings: ["interval"]) { descriptor in
         _ = try descriptor.settings.duration("interval")     // a bad value fails the file, at its line
         return Heartbeat()                                   // nothing starts before init
     }

@@ -16,7 +16,6 @@ public enum HTTPModule {
     ///
     /// - Throws: ``HiveKit/HiveError`` naming a bad setting.
     public static func make(settings: Settings) throws(HiveError) -> ServiceModule {
-        try settings.requireKeys(in: ["host", "port"])
         let host = try settings.string("host") ?? "127.0.0.1"
         let port = try settings.int("port") ?? 8080
         guard (0...65535).contains(port) else { throw settings.error("port", "must be between 0 and 65535") }

@@ -11,7 +11,6 @@ public struct ResponsesModule: Module {
 
     /// Checks the settings when the configuration is loaded.
     public init(settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["node"])
         _ = try settings.string("node")
     }
 

@@ -11,7 +11,6 @@ public struct StoreModule: Module {
 
     /// Checks the settings when the configuration is loaded.
     public init(settings: Settings) throws(HiveError) {
-        try settings.requireKeys(in: ["snapshot"])
         store = SnapshotStore(path: try settings.string("snapshot"))
     }
 

@@ -10,9 +10,9 @@ struct KeyValueDaemon: DaemonProgram {
 
     static let modules: ModuleCatalog = {
         var catalog = ModuleCatalog()
-        catalog.register("store") { descriptor in try StoreModule(settings: descriptor.settings) }
-        catalog.register("responses") { descriptor in try ResponsesModule(settings: descriptor.settings) }
-        catalog.register("http") { descriptor in try HTTPModule.make(settings: descriptor.settings) }
+        catalog.register("store", settings: ["snapshot"]) { descriptor in try StoreModule(settings: descriptor.settings) }
+        catalog.register("responses", settings: ["node"]) { descriptor in try ResponsesModule(settings: descriptor.settings) }
+        catalog.register("http", settings: ["host", "port"]) { descriptor in try HTTPModule.make(settings: descriptor.settings) }
         return catalog
     }()
 }

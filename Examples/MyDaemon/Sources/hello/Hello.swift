@@ -31,10 +31,7 @@ struct Hello: DaemonProgram {
 
     static let modules: ModuleCatalog = {
         var catalog = ModuleCatalog()
-        catalog.register("greeter") { descriptor in
-            try descriptor.settings.requireKeys(in: ["greeting"])
-            return Greeter()
-        }
+        catalog.register("greeter", settings: ["greeting"]) { _ in Greeter() }
         return catalog
     }()
 

@@ -18,11 +18,10 @@ enum MyDaemonWithTicker: DaemonProgram {
 
     static let modules: ModuleCatalog = {
         var catalog = ModuleCatalog()
-        catalog.register("store") { descriptor in try StoreModule(settings: descriptor.settings) }
+        catalog.register("store", settings: ["greeting"]) { descriptor in try StoreModule(settings: descriptor.settings) }
         catalog.register("report") { _ in ReportModule() }
-        catalog.register("ticker") { descriptor in
+        catalog.register("ticker", settings: ["ticks", "drain"]) { descriptor in
             let settings = descriptor.settings
-            try settings.requireKeys(in: ["ticks", "drain"])
             let ticker = Ticker(name: "module-ticker", ticks: try settings.int("ticks"), drain: try settings.duration("drain") ?? .zero)
             return ServiceModule(ticker, startsAt: .ready)
         }

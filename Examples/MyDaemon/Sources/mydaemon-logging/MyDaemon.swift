@@ -9,7 +9,7 @@ struct MyDaemon: DaemonProgram {
 
     static let modules: ModuleCatalog = {
         var catalog = ModuleCatalog()
-        catalog.register("store") { descriptor in try StoreModule(settings: descriptor.settings) }
+        catalog.register("store", settings: ["greeting"]) { descriptor in try StoreModule(settings: descriptor.settings) }
         catalog.register("report") { _ in ReportModule() }
         return catalog
     }()

@@ -14,7 +14,7 @@ let identity = DaemonIdentity(name: "mydaemon", version: "1.2.0")
 
 let modules: ModuleCatalog = {
     var catalog = ModuleCatalog()
-    catalog.register("store") { descriptor in try StoreModule(settings: descriptor.settings) }
+    catalog.register("store", settings: ["greeting"]) { descriptor in try StoreModule(settings: descriptor.settings) }
     catalog.register("report") { _ in ReportModule() }
     return catalog
 }()

@@ -49,10 +49,9 @@ final class EchoServerModule: Module {
 
     /// The listener the settings ask for.
     ///
-    /// - Throws: ``HiveError`` at the setting's line for unknown keys, neither or both of
-    ///   `socket` and `listen`, or an address that does not parse.
+    /// - Throws: ``HiveError`` at the setting's line for neither or both of `socket` and
+    ///   `listen`, or an address that does not parse.
     static func listener(_ settings: Settings) throws(HiveError) -> Listener {
-        try settings.requireKeys(in: ["socket", "listen"])
         switch (try settings.string("socket"), try settings.string("listen")) {
         case (let name?, nil):
             guard !name.isEmpty else { throw settings.error("socket", "must name a passed socket") }
