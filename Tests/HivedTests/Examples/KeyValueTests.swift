@@ -27,7 +27,9 @@ struct KeyValueTests {
             ["--config", config], in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
         try await kvd.waitForReady()
         #expect(kvd.notify?.stateMessages.first { $0.hasPrefix("READY=1") } == "READY=1\nSTATUS=running 3 modules")
-        // READY=1 came after the server listened: its port is in the log already.
+        // READY=1 came after the server listened; the line saying so goes out on the log's
+        // own writer thread, which may come second.
+        try await kvd.waitForStderr(containing: "[http] init: listening on ")
         let port = try #require(Self.port(in: kvd.stderr), "\(kvd.stderr)")
         let base = "http://127.0.0.1:\(port)"
 
@@ -71,6 +73,7 @@ struct KeyValueTests {
         let kvd = try HivedProcess(
             ["--config", config], in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
         try await kvd.waitForReady()
+        try await kvd.waitForStderr(containing: "[http] init: listening on ")
         let port = try #require(Self.port(in: kvd.stderr))
         #expect(try await HTTP.request("GET", "http://127.0.0.1:\(port)/kv/kept").body == "across restarts")
         kvd.signal(SIGTERM)
@@ -83,6 +86,8 @@ struct KeyValueTests {
             ["--config", try directory.write("a.yaml", Self.configuration(snapshot: directory.file("a"), node: "a"))],
             in: directory, environment: ["KVD_LOG_TARGET": "stderr"], executable: Self.executable)
         try await first.waitForReady()
+        // The log line goes out on its own writer thread: READY=1 may come first.
+        try await first.waitForStderr(containing: "[http] init: listening on ")
         let port = try #require(Self.port(in: first.stderr))
         let other = try TestDirectory()
         let busy = Self.configuration(snapshot: other.file("b"), node: "b").replacingOccurrences(of: "port: 0", with: "port: \(port)")
