@@ -114,7 +114,25 @@ final class HivedProcess: @unchecked Sendable {
     @discardableResult
     func waitForReady(after skip: Int = 0, timeout: Duration = .seconds(20)) async throws -> Int {
         guard let notify else { throw TestFailure("no notify socket") }
-        return try await notify.waitFor(after: skip, timeout: timeout, "READY=1") { $0.hasPrefix("READY=1") }
+        do {
+            return try await notify.waitFor(after: skip, timeout: timeout, "READY=1") { $0.hasPrefix("READY=1") }
+        } catch {
+            // What hived said and where its threads are tell a slow start from a hung one.
+            throw TestFailure("\(error); state \(state ?? "gone"); stderr:\n\(stderr)\nthreads:\n\(threadStates)")
+        }
+    }
+
+    /// Each thread's name, state letter and kernel wait channel, one line each.
+    var threadStates: String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let base = "/proc/\(pid)/task/\(task)"
+            let name = (try? String(contentsOfFile: "\(base)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let wchan = (try? String(contentsOfFile: "\(base)/wchan", encoding: .utf8)) ?? "?"
+            let stat = (try? String(contentsOfFile: "\(base)/stat", encoding: .utf8)) ?? ""
+            let state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)]) } ?? "?"
+            return "\(task) \(name) \(state) \(wchan)"
+        }.joined(separator: "\n")
     }
 
     deinit { if process.isRunning { kill(pid, SIGKILL) } }
