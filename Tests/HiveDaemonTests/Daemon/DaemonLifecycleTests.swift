@@ -209,15 +209,21 @@ private final class Machine {
 
 /// What the daemon does with what its lifecycle decides.
 @Suite struct DroppedCallTests {
-    @Test func aWaitingLoopGetsTheStopAtOnce() async {
+    /// A daemon whose lifecycle is running, with no hive: what it decides, alone.
+    static func runningDaemon() -> HiveDaemon {
         let daemon = HiveDaemon(DaemonOptions(
             identity: DaemonIdentity(name: "droptest", version: "0"), embeddedConfiguration: "{}",
             catalog: ModuleCatalog(), environment: [:], systemd: SystemdEnvironment()))
-        defer { daemon.finish() }
         daemon.state.withLock { state in
             _ = state.lifecycle.configured(mappingSignalsBy: [:])
             _ = state.lifecycle.startEnded()
         }
+        return daemon
+    }
+
+    @Test func aWaitingLoopGetsTheStopAtOnce() async {
+        let daemon = Self.runningDaemon()
+        defer { daemon.finish() }
         async let next = daemon.nextWork()
         while daemon.state.withLock({ $0.loop == nil }) { await Task.yield() }
         daemon.submit(.stop(.signal(SIGTERM)))
@@ -225,14 +231,8 @@ private final class Machine {
     }
 
     @Test func aStopAnswersEveryControlCallItDrops() {
-        let daemon = HiveDaemon(DaemonOptions(
-            identity: DaemonIdentity(name: "droptest", version: "0"), embeddedConfiguration: "{}",
-            catalog: ModuleCatalog(), environment: [:], systemd: SystemdEnvironment()))
+        let daemon = Self.runningDaemon()
         defer { daemon.finish() }
-        daemon.state.withLock { state in
-            _ = state.lifecycle.configured(mappingSignalsBy: [:])
-            _ = state.lifecycle.startEnded()
-        }
         let lock = Mutex<[String]>([])
         func caller() -> ControlCaller {
             ControlCaller { reply in lock.withLock { $0.append(String(decoding: reply, as: UTF8.self)) } }
