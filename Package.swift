@@ -137,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemdTests",
-            dependencies: ["hived"]
+            dependencies: ["hived", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,7 @@ import Testing
 
 /// The budget test whose cancellation handler blocks a thread of the cooperative pool for
 /// as long as the stop takes: in this process, never beside the timing-sensitive tests.
-@Suite struct BudgetTests {
+@Suite(.runsIn(.blocking)) struct BudgetTests {
     @Test func aCancellationHandlerThatBlocksCannotWedgeTheBudgetsAfterIt() async throws {
         // `wedged`'s cancellation handler blocks its thread until the test opens the gate
         // (at most 20 s): the budgets of the hooks after it must still run out on time.

@@ -1,6 +1,7 @@
 import ArgumentParser
 @testable import HiveDaemon
 import HiveKit
+import TestSupport
 import Testing
 
 /// A program of the tests' own, with a subcommand of its own.
@@ -17,7 +18,7 @@ private struct ExtraCommand: ParsableCommand {
 
 // CPU-bound and synchronous (in BlockingTests' process, away from the timing-sensitive
 // tests): one test at a time, so the suite holds at most one of the pool's threads.
-@Suite(.serialized) struct DaemonCommandTests {
+@Suite(.serialized, .runsIn(.blocking)) struct DaemonCommandTests {
     @Test func runIsTheDefaultAndCheckConfigTakesAPath() throws {
         #expect(try DaemonCommand<TestProgram>.parseAsRoot([]) is DaemonRunCommand<TestProgram>)
         let run = try #require(try DaemonCommand<TestProgram>.parseAsRoot(["run", "--config", "a.yaml"]) as? DaemonRunCommand<TestProgram>)

@@ -1,12 +1,13 @@
 @testable import HiveDaemon
 import HiveKit
+import TestSupport
 import Testing
 
 /// A document holds at most 250,000 nodes, aliases counted in full: a hostile file of a
 /// million tiny maps is refused once past the bound, at the line where it passes it.
 // CPU-bound and synchronous (in BlockingTests' process, away from the timing-sensitive
 // tests): one test at a time, so the suite holds at most one of the pool's threads.
-@Suite(.serialized) struct NodeBoundTests {
+@Suite(.serialized, .runsIn(.blocking)) struct NodeBoundTests {
     /// `x: [a, a, …]` of `nodes` nodes in all (the map, its key, the list, the items).
     static func list(nodes: Int) -> String {
         "x: [" + repeatElement("a", count: nodes - 3).joined(separator: ",") + "]\n"

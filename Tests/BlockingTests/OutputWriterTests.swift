@@ -2,9 +2,10 @@ import Glibc
 @testable import HiveDaemon
 import HiveKit
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite struct OutputWriterTests {
+@Suite(.runsIn(.blocking)) struct OutputWriterTests {
     /// A sink that takes nothing until the test lets it (one item at a time, or all), as a
     /// pipe nobody drains; it counts the items the writer thread has tried to hand it.
     final class GatedSink: Sendable {

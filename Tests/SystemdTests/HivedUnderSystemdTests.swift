@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived under real systemd 252 (Debian 12) and 257 (Debian 13), each booted in a
@@ -14,6 +15,7 @@ import Testing
 @Suite(
     "hived under real systemd",
     .serialized,
+    .runsIn(.systemd),
     .enabled(if: SuiteRequirements.shouldRun, SuiteRequirements.comment),
     .bootedSystemd
 )

@@ -11,7 +11,7 @@ struct BetaImpl: Beta {}
 
 /// Dependency cycles between factories end in `.circularDependency`, never in a crash,
 /// a stack overflow or a hang.
-@Suite struct ServiceCycleTests {
+@Suite(.runsIn(.blocking)) struct ServiceCycleTests {
     @Test func aTransientFactoryResolvingItsOwnServiceIsACycle() async throws {
         let services = Hive().services
         try services.register(Alpha.self, lifetime: .transient) {

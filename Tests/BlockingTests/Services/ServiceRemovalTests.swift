@@ -32,7 +32,7 @@ final class HeldFactory: Sendable {
 
 /// Whatever is created for a registration that goes away meanwhile is released; the
 /// removal never waits for the factory (it runs on the hive's event path).
-@Suite struct ServiceRemovalTests {
+@Suite(.runsIn(.blocking)) struct ServiceRemovalTests {
     /// What a resolve on another thread ended with.
     final class Outcome: Sendable {
         let error = Mutex<HiveError.Code?>(nil)

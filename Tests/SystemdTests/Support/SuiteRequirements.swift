@@ -10,8 +10,9 @@ import Testing
 /// (once, then cached) and booted with cgroup v2, so it needs debootstrap, flock and unshare
 /// and a cgroup v2 hierarchy on this machine.
 ///
-/// Whether a machine that cannot boot a release skips its checks or fails them is decided
-/// here, in code, so `swift test` decides the same as `scripts/test`: with `CI` set (to
+/// The suite runs only in its own test process (``TestProcess/systemd``: `scripts/test`
+/// starts it); there, whether a machine that cannot boot a release skips its checks or
+/// fails them is decided here, in code: with `CI` set (to
 /// anything but empty) or `HIVED_SYSTEMD_SUITE=require` every release is required and fails,
 /// naming what is missing; elsewhere it skips, saying why. `HIVED_SYSTEMD_SUITE=skip` skips
 /// the suite on purpose, even on CI, and `HIVED_SYSTEMD_RELEASES` (e.g. `252`) boots only
