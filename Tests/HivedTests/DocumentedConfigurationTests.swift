@@ -43,13 +43,13 @@ import Testing
 
     /// "Writing your own daemon"'s file for mydaemon is one mydaemon accepts.
     @Test(.enabled(
-        if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon"),
+        if: ExampleBinary.isAvailable(product: "mydaemon"),
         "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
     func theOwnDaemonsFileIsValid() async throws {
         let sample = try #require(try Self.yamlBlocks("WritingYourOwnDaemon.md").first)
         let directory = try TestDirectory()
         let file = try directory.write("mydaemon.yaml", sample)
-        let result = try await ExampleCommand.run(ExampleBinary.url(package: "MyDaemon", product: "mydaemon"), ["check-config", file])
+        let result = try await ExampleCommand.run(ExampleBinary.url(product: "mydaemon"), ["check-config", file])
         #expect(result.status == 0 && result.stdout == "\(file): ok (2 modules enabled)\n", "\(result)")
     }
     /// The reference lists exactly which errors have no line (`PATH: message`): each is

@@ -5,10 +5,10 @@ import Testing
 /// that run it as a daemon. It runs on its embedded configuration, and its output is the
 /// README's sample.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "hello"),
+    if: ExampleBinary.isAvailable(product: "hello"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct HelloTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "hello")
+    static let executable = ExampleBinary.url(product: "hello")
 
     @Test func itRunsAsTheReadmeShows() async throws {
         let directory = try TestDirectory()

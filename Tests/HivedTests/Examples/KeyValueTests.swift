@@ -4,10 +4,10 @@ import Testing
 /// `Examples/KeyValue`: kvd, an HTTP key-value daemon whose Hummingbird server runs as a
 /// ServiceModule, driven as systemd and an HTTP client (curl) would.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "KeyValue", product: "kvd"),
+    if: ExampleBinary.isAvailable(product: "kvd"),
     "Examples/KeyValue is not built (swift build --package-path Examples/KeyValue; scripts/test builds it)"))
 struct KeyValueTests {
-    static let executable = ExampleBinary.url(package: "KeyValue", product: "kvd")
+    static let executable = ExampleBinary.url(product: "kvd")
 
     static func configuration(snapshot: String, node: String) -> String {
         """

@@ -4,10 +4,10 @@ import Testing
 /// `Examples/MyDaemon`'s `mydaemon`: a daemon built on HiveKit serves the same control
 /// socket as hived, and `mydaemon ctl` is its client, named after it.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon"),
+    if: ExampleBinary.isAvailable(product: "mydaemon"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonCtlTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon")
+    static let executable = ExampleBinary.url(product: "mydaemon")
 
     @Test func ctlStatusListsItsModulesAndNamesTheDaemon() async throws {
         let example = try await ExampleWithControl.start(Self.executable)

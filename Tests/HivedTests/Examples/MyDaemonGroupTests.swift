@@ -4,10 +4,10 @@ import Testing
 /// `Examples/MyDaemon`'s `mydaemon-group`: the daemon as one service of an application's
 /// ServiceGroup, with the application's own swift-log handler bootstrapped first.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-group"),
+    if: ExampleBinary.isAvailable(product: "mydaemon-group"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonGroupTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-group")
+    static let executable = ExampleBinary.url(product: "mydaemon-group")
 
     static func configuration(greeting: String) -> String {
         """
@@ -64,14 +64,14 @@ struct MyDaemonGroupTests {
 
 /// The README's comparison: the same small daemon with swift-service-lifecycle alone.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-lifecycle"),
+    if: ExampleBinary.isAvailable(product: "mydaemon-lifecycle"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct LifecycleOnlyTests {
     @Test func reportsOnSigusr1AndClosesTheStoreLast() async throws {
         let directory = try TestDirectory()
         let daemon = try HivedProcess(
             [], in: directory, notify: false,
-            executable: ExampleBinary.url(package: "MyDaemon", product: "mydaemon-lifecycle"))
+            executable: ExampleBinary.url(product: "mydaemon-lifecycle"))
         try await ExampleCommand.waitFor(daemon, "store holds 1 keys")
         daemon.signal(SIGUSR1)
         try await ExampleCommand.waitFor(daemon, "store holds 1 keys\n", occurrences: 2)

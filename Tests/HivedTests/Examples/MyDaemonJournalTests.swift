@@ -5,7 +5,7 @@ import Testing
 /// socket as `/run/systemd/journal/socket` in a mount namespace of mydaemon's own, as
 /// ``JournalStallTests`` does for hived. Needs root; required on CI.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon"),
+    if: ExampleBinary.isAvailable(product: "mydaemon"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonJournalTests {
     @Test(.enabled(if: JournalStallTests.canRun || JournalStallTests.isCI, "needs root and unshare(1) for a private /run"))
@@ -24,7 +24,7 @@ struct MyDaemonJournalTests {
             """
         let daemon = try HivedProcess(
             ["--config", config], in: directory, environment: ["MYDAEMON_LOG_TARGET": "journal"],
-            executable: ExampleBinary.url(package: "MyDaemon", product: "mydaemon"),
+            executable: ExampleBinary.url(product: "mydaemon"),
             launcher: ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, journal.path])
         try await daemon.waitForReady()
         var entries: [String] = []

@@ -7,10 +7,10 @@ import Testing
 /// `StreamLogHandler` cannot be told from swift-log's default, so only knowing who the
 /// entry point is keeps the daemon from bootstrapping a second time (a trap).
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-logging"),
+    if: ExampleBinary.isAvailable(product: "mydaemon-logging"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonLoggingTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-logging")
+    static let executable = ExampleBinary.url(product: "mydaemon-logging")
 
     static func configuration(greeting: String) -> String {
         """

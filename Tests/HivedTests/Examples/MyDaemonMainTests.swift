@@ -5,10 +5,10 @@ import Testing
 /// application's swift-log handler, then calls `HiveDaemon.main` without blocking any
 /// signal itself.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-main"),
+    if: ExampleBinary.isAvailable(product: "mydaemon-main"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonMainTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-main")
+    static let executable = ExampleBinary.url(product: "mydaemon-main")
 
     static func configuration(greeting: String) -> String {
         """

@@ -6,10 +6,10 @@ import Testing
 /// the daemon's metrics reach it when the daemon is ready, at each scrape, every 10 s and
 /// after the stop, while `ctl metrics` still prints them in the Prometheus text format.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon-metrics"),
+    if: ExampleBinary.isAvailable(product: "mydaemon-metrics"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonMetricsTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon-metrics")
+    static let executable = ExampleBinary.url(product: "mydaemon-metrics")
 
     @Test func theApplicationsOwnBackendReceivesTheDaemonsMetrics() async throws {
         let example = try await ExampleWithControl.start(Self.executable)

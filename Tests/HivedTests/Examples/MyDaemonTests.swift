@@ -4,10 +4,10 @@ import Testing
 /// The README's own daemon, `Examples/MyDaemon`: a daemon named `mydaemon` runs, errs, and
 /// reads its overrides under its own name, with the command line of HiveDaemon.
 @Suite(.enabled(
-    if: ExampleBinary.isAvailable(package: "MyDaemon", product: "mydaemon"),
+    if: ExampleBinary.isAvailable(product: "mydaemon"),
     "Examples/MyDaemon is not built (swift build --package-path Examples/MyDaemon; scripts/test builds it)"))
 struct MyDaemonTests {
-    static let executable = ExampleBinary.url(package: "MyDaemon", product: "mydaemon")
+    static let executable = ExampleBinary.url(product: "mydaemon")
     static let configuration = """
         signals: {SIGUSR1: "custom:stats", SIGUSR2: "custom:clear"}
         modules:
