@@ -13,6 +13,10 @@ public final class Journal: SignalsChanges {
         lines.withLock { $0.append(line) }
         changes.signal()
     }
+    /// Waits until `line` was added, waking on each line; false after `timeout`.
+    public func waitFor(_ line: String, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout, wakingOn: self) { entries.contains(line) }
+    }
     /// Every line, in order.
     public var entries: [String] { lines.withLock { $0 } }
 }
