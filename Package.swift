@@ -91,7 +91,7 @@ let package = Package(
             ]
         ),
         // What the test targets share: scripted modules, recorders, log stores, latches,
-        // waits and threads. A target of the tests alone (no product names it).
+        // waits, threads, the notify socket, clients and directories. A target of the tests alone (no product names it).
         .target(
             name: "TestSupport",
             dependencies: [
@@ -108,12 +108,13 @@ let package = Package(
         ),
         .testTarget(
             name: "HiveDaemonTests",
-            dependencies: ["HiveDaemon", "HiveKit"]
+            dependencies: ["HiveDaemon", "HiveKit", "TestSupport"]
         ),
         .testTarget(
             name: "HiveServiceLifecycleTests",
             dependencies: [
                 "HiveKit",
+                "TestSupport",
                 "HiveServiceLifecycle",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,6 +1,7 @@
 import HiveKit
 import HiveServiceLifecycle
 import ServiceLifecycle
+import TestSupport
 import Testing
 
 @Suite struct ServiceModuleTests {
@@ -8,7 +9,7 @@ import Testing
     static let configuration = HiveConfiguration()
 
     @Test func runsFromInitAndShutsDownGracefullyAtTerminate() async throws {
-        let record = Record()
+        let record = Journal()
         let readiness = ServiceReadiness()
         let hive = try Hive(Self.configuration, modules: [
             (MarkerModule(record: record), ModuleDescriptor(name: "store", level: .basic)),
@@ -17,17 +18,17 @@ import Testing
             }, ModuleDescriptor(name: "http")),
         ])
         try await hive.start()
-        #expect(record.all == ["running"], "init waited until the service ran")
+        #expect(record.entries == ["running"], "init waited until the service ran")
         let failures = await hive.stop()
         #expect(failures.isEmpty)
-        #expect(record.all == ["running", "graceful shutdown", "teardown store"],
+        #expect(record.entries == ["running", "graceful shutdown", "teardown store"],
                 "the server's graceful shutdown ends before the store's teardown")
     }
 
     /// The one-call form: the service made first, with the readiness it marks, and the
     /// module given both. `init` returns only once the service runs.
     @Test func aServiceMadeFirstIsWaitedForThroughItsReadiness() async throws {
-        let record = Record()
+        let record = Journal()
         let readiness = ServiceReadiness()
         let service = GatedService(record: record, readiness: readiness)
         let hive = try Hive(Self.configuration, modules: [
@@ -39,9 +40,9 @@ import Testing
         #expect(hive.phase == .starting, "init waits for the readiness")
         service.open()
         try await start.value
-        #expect(record.all == ["started", "running"])
+        #expect(record.entries == ["started", "running"])
         _ = await hive.stop()
-        #expect(record.all == ["started", "running", "graceful shutdown"])
+        #expect(record.entries == ["started", "running", "graceful shutdown"])
     }
 
     /// A readiness given to two modules fails the second start, naming the module, rather
@@ -49,8 +50,8 @@ import Testing
     @Test func aReadinessGivenToTwoModulesFailsTheSecondStart() async throws {
         let readiness = ServiceReadiness()
         let hive = try Hive(Self.configuration, modules: [
-            (ServiceModule(PoliteService(record: Record(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "one")),
-            (ServiceModule(PoliteService(record: Record(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "two")),
+            (ServiceModule(PoliteService(record: Journal(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "one")),
+            (ServiceModule(PoliteService(record: Journal(), readiness: readiness), readiness: readiness), ModuleDescriptor(name: "two")),
         ])
         let error = await #expect(throws: HiveError.self) { try await hive.start() }
         #expect(error?.description.contains("module 'two' (init)") == true, "\(String(describing: error))")
@@ -58,16 +59,16 @@ import Testing
     }
 
     @Test func startsAtReadyWhenAsked() async throws {
-        let record = Record()
+        let record = Journal()
         let hive = try Hive(Self.configuration, modules: [
             (ServiceModule(PoliteService(record: record), startsAt: .ready), ModuleDescriptor(name: "job")),
         ])
         try await hive.start()
-        #expect(record.all.isEmpty)
+        #expect(record.entries.isEmpty)
         try await hive.send(.ready)
         #expect(await record.waitFor("running"))
         _ = await hive.stop()
-        #expect(record.all == ["running", "graceful shutdown"])
+        #expect(record.entries == ["running", "graceful shutdown"])
     }
 
     @Test func aServiceThatEndsBeforeRunningFailsTheStart() async throws {
@@ -85,7 +86,7 @@ import Testing
         (true, .stopDaemon, "stop requested by job (clean): service failed: port in use"),
     ])
     func anEarlyEndIsReportedAndTheHostAskedToStop(throwing: Bool, behavior: ServiceTerminationBehavior, expected: String) async throws {
-        let record = Record()
+        let record = Journal()
         let hive = try Hive(Self.configuration, modules: [
             (ServiceModule(
                 ShortService(throwing: throwing), onReturn: behavior, onError: behavior),
@@ -93,12 +94,12 @@ import Testing
         ])
         try hive.services.register(HiveHost.self) { RecordingHost(record: record) }
         try await hive.start()
-        #expect(await record.waitFor(expected), "\(record.all)")
+        #expect(await record.waitFor(expected), "\(record.entries)")
         _ = await hive.stop()
     }
 
     @Test func ignoringAnEarlyEndLeavesTheHostAlone() async throws {
-        let record = Record()
+        let record = Journal()
         let hive = try Hive(Self.configuration, modules: [
             (ServiceModule(ShortService(throwing: true), onError: .ignore), ModuleDescriptor(name: "job")),
             (MarkerModule(record: record), ModuleDescriptor(name: "after")),
@@ -107,11 +108,11 @@ import Testing
         try await hive.start()
         try await hive.send(.ready)
         #expect(await hive.stop().isEmpty)
-        #expect(record.all == ["teardown after"])
+        #expect(record.entries == ["teardown after"])
     }
 
     @Test func teardownCancelsAServiceThatIgnoresGracefulShutdownWithinTheBudget() async throws {
-        let record = Record()
+        let record = Journal()
         let hive = try Hive(Self.configuration, modules: [
             // Cancelled at four fifths of the budget (4 s); 1 s left for the cancellation to
             // end run() before the hook gives up (400 ms of a 2 s budget was too little for
@@ -125,6 +126,6 @@ import Testing
         #expect(failures.isEmpty, "the hook ended within its budget: \(failures)")
         #expect(ContinuousClock.now - started < .seconds(6))
         #expect(await record.waitFor("cancelled"))
-        #expect(record.all == ["running", "cancelled"])
+        #expect(record.entries == ["running", "cancelled"])
     }
 }

@@ -1,29 +1,11 @@
 import HiveKit
 import HiveServiceLifecycle
 import ServiceLifecycle
-import Synchronization
-
-/// What the test services and the host saw, in order.
-final class Record: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-
-    /// Waits until `line` was added; false after `timeout`.
-    func waitFor(_ line: String, timeout: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !all.contains(line) {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-}
+import TestSupport
 
 /// Runs until its graceful shutdown, recording both.
 struct PoliteService: Service {
-    let record: Record
+    let record: Journal
     var readiness: ServiceReadiness?
 
     func run() async throws {
@@ -37,21 +19,21 @@ struct PoliteService: Service {
 /// Records `started`, then marks its readiness only once ``open()`` is called, as a server
 /// does once it listens; runs until its graceful shutdown.
 final class GatedService: Service, Sendable {
-    let record: Record
+    let record: Journal
     let readiness: ServiceReadiness
-    private let opened = Mutex(false)
+    private let opened = Latch()
 
-    init(record: Record, readiness: ServiceReadiness) {
+    init(record: Journal, readiness: ServiceReadiness) {
         self.record = record
         self.readiness = readiness
     }
 
     /// Lets the service mark itself running.
-    func open() { opened.withLock { $0 = true } }
+    func open() { opened.open() }
 
     func run() async throws {
         record.add("started")
-        while !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        guard await opened.wait() else { throw TestFailure("GatedService was never opened") }
         record.add("running")
         readiness.markRunning()
         try? await gracefulShutdown()
@@ -61,7 +43,7 @@ final class GatedService: Service, Sendable {
 
 /// Ignores graceful shutdown; ends only when cancelled.
 struct StubbornService: Service {
-    let record: Record
+    let record: Journal
 
     func run() async throws {
         record.add("running")
@@ -89,7 +71,7 @@ struct ShortService: Service {
 
 /// Stands in for a daemon: records stop requests.
 struct RecordingHost: HiveHost {
-    let record: Record
+    let record: Journal
 
     func requestStop(module: String, reason: String, failure: Bool) {
         record.add("stop requested by \(module) (\(failure ? "failure" : "clean")): \(reason)")
@@ -98,6 +80,6 @@ struct RecordingHost: HiveHost {
 
 /// Records its own teardown, to show where it falls among the others.
 struct MarkerModule: Module {
-    let record: Record
+    let record: Journal
     func teardown(_ context: ModuleContext) async throws { record.add("teardown \(context.moduleName)") }
 }

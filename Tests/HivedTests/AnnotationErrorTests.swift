@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A malformed annotation is a configuration error of the daemon: in a shared object hived

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every spelling of a run starts the daemon on the chosen file; anything else goes to

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The configuration files the documentation shows are files the daemons accept, and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A reload never applies a file that is being written: a writer working in place (an

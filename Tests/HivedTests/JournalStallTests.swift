@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `log.target: journal` with a journald that stops reading: hived runs in a mount

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived's lines say each thing once: no word twice in a row, no message that repeats the

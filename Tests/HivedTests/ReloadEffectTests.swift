@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a reload applies besides the modules, seen in what hived then does, not only in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `SIGHUP` as `systemctl reload` sends it: the notification sequence, what a good and a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A failed start's rollback is bounded by the stop budget too: `teardown` hooks that block

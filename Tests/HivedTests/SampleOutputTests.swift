@@ -1,6 +1,7 @@
 import Foundation
-@testable import hived
+import TestSupport
 import Testing
+@testable import hived
 
 /// The documentation's sample output is a real run's: each block marked
 /// `<!-- sample: NAME -->` (in the README or a DocC article) is checked, line by line,

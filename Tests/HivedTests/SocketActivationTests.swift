@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// hived given sockets the way systemd gives them (`LISTEN_FDS`, `LISTEN_PID`,

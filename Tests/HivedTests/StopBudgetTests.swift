@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The stop budget is absolute: from the first SIGTERM, hived exits within `budgets.stop`

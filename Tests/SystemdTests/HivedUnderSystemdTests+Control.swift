@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -29,7 +30,7 @@ extension HivedUnderSystemdTests {
 
         // A good reload succeeds and says what it did.
         #expect(try await hived.systemctl("reload").status == 0)
-        #expect(try await eventually { try hived.probe("keeper").steps.contains("keeper.reload") })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.probe("keeper").steps.contains("keeper.reload") })
 
         // A bad one fails systemctl reload, with the daemon's file:line in the journal.
         let bad = Self.config("""
@@ -41,7 +42,7 @@ extension HivedUnderSystemdTests {
         let line = bad.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("priority: high") }! + 1
         let reload = try await hived.systemctl("reload")
         #expect(reload.status != 0, "\(reload)")
-        let logged = try await eventually(timeout: .seconds(15)) {
+        let logged = try await eventually(timeout: .seconds(15), every: .systemctl) {
             let journal = try await container.exec(["journalctl", "-u", HivedFixture.unit, "--no-pager", "-o", "cat"])
             return journal.stdout.contains("/etc/hived/hived.yaml:\(line): modules[0].priority: expected an integer")
         }
@@ -54,7 +55,7 @@ extension HivedUnderSystemdTests {
         try hived.writeConfig(good)
         let reloads = try hived.probe("keeper").steps.filter { $0 == "keeper.reload" }.count
         #expect(try await hived.systemctl("kill", "-s", "SIGHUP").status == 0)
-        #expect(try await eventually { try hived.probe("keeper").steps.filter { $0 == "keeper.reload" }.count > reloads })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.probe("keeper").steps.filter { $0 == "keeper.reload" }.count > reloads })
     }
 
     @Test("systemctl reload still reloads with the control socket off: hived ctl reload falls back to SIGHUP", arguments: SystemdRelease.selected)
@@ -72,8 +73,8 @@ extension HivedUnderSystemdTests {
 
         let reload = try await hived.systemctl("reload")
         #expect(reload.status == 0, "\(reload)")
-        #expect(try await eventually { try hived.probe("keeper").steps.contains("keeper.reload") })
-        let logged = try await eventually(timeout: .seconds(15)) {
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.probe("keeper").steps.contains("keeper.reload") })
+        let logged = try await eventually(timeout: .seconds(15), every: .systemctl) {
             let journal = try await hived.container.exec(["journalctl", "-u", HivedFixture.unit, "--no-pager", "-o", "cat"])
             return journal.stdout.contains("sent SIGHUP to pid")
         }

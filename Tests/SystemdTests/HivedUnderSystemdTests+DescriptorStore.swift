@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What systemd 252 and 257 do with the descriptor store beyond `systemctl restart` (tested
@@ -10,22 +11,22 @@ extension HivedUnderSystemdTests {
     func restartAfterKillKeepsConnections(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let port = try await startEchoServer(hived)
-        let client = try EchoClient.connect(port: port).get()
+        let client = try LineSocket.connect(port: port).get()
         defer { close(client) }
-        #expect(EchoClient.echo("before the kill", on: client) == "before the kill")
-        #expect(try await eventually { try await hived.property("NFileDescriptorStore") == "2" },
+        #expect(LineSocket.echo("before the kill", on: client) == "before the kill")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("NFileDescriptorStore") == "2" },
                 "the listener and the connection are in the store")
         let before = try await hived.container.properties(HivedFixture.unit, ["MainPID", "NRestarts"])
 
         #expect(try await hived.systemctl("kill", "-s", "KILL").status == 0)
         var state: [String: String] = [:]
-        let restarted = try await eventually(timeout: .seconds(30)) {
+        let restarted = try await eventually(timeout: .seconds(30), every: .systemctl) {
             state = try await hived.container.properties(HivedFixture.unit, ["MainPID", "ActiveState", "NRestarts"])
             return state["ActiveState"] == "active" && state["MainPID"] != before["MainPID"] && state["MainPID"] != "0"
         }
         #expect(restarted, "Restart=on-failure started hived again: \(state)")
         #expect(Int(state["NRestarts"] ?? "") == (Int(before["NRestarts"] ?? "") ?? 0) + 1, "\(before) → \(state)")
-        #expect(EchoClient.echo("after the restart by Restart=", on: client) == "after the restart by Restart=")
+        #expect(LineSocket.echo("after the restart by Restart=", on: client) == "after the restart by Restart=")
         let invocation = try await hived.property("InvocationID")
         let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
         #expect(journal.contains { $0.contains("listener restored from the descriptor store; resumed 1 connection") },
@@ -36,13 +37,13 @@ extension HivedUnderSystemdTests {
     func stopDiscardsTheStore(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let port = try await startEchoServer(hived)
-        let client = try EchoClient.connect(port: port).get()
+        let client = try LineSocket.connect(port: port).get()
         defer { close(client) }
-        #expect(EchoClient.echo("before the stop", on: client) == "before the stop")
-        #expect(try await eventually { try await hived.property("NFileDescriptorStore") == "2" })
+        #expect(LineSocket.echo("before the stop", on: client) == "before the stop")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("NFileDescriptorStore") == "2" })
 
         #expect(try await hived.systemctl("stop").status == 0)
-        #expect(EchoClient.isClosedByPeer(client), "neither hived nor the store holds the connection any more")
+        #expect(LineSocket.isClosedByPeer(client), "neither hived nor the store holds the connection any more")
         #expect(try await hived.property("NFileDescriptorStore") == "0")
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
@@ -50,9 +51,9 @@ extension HivedUnderSystemdTests {
         #expect(!journal.contains { $0.hasPrefix("received ") }, "nothing was passed at this start: \(journal)")
         #expect(journal.contains { $0.hasPrefix("[echo] init: echoing lines on 127.0.0.1:\(port) (listener opened and stored)") },
                 "\(journal)")
-        let newcomer = try EchoClient.connect(port: port).get()
+        let newcomer = try LineSocket.connect(port: port).get()
         defer { close(newcomer) }
-        #expect(EchoClient.echo("after the start", on: newcomer) == "after the start")
+        #expect(LineSocket.echo("after the start", on: newcomer) == "after the start")
     }
 
     @Test("FileDescriptorStoreMax=0 (a drop-in): the echo-server warns, naming FileDescriptorStoreMax=, and still echoes", arguments: SystemdRelease.selected)
@@ -68,9 +69,9 @@ extension HivedUnderSystemdTests {
                 "\(entries.compactMap { $0["MESSAGE"] })")
             #expect(warning?["PRIORITY"] == "4", "a warning")
             #expect(entries.contains { ($0["MESSAGE"] ?? "").hasPrefix("[echo] init: echoing lines on 127.0.0.1:\(port) (listener opened)") })
-            let client = try EchoClient.connect(port: port).get()
+            let client = try LineSocket.connect(port: port).get()
             defer { close(client) }
-            #expect(EchoClient.echo("no store here", on: client) == "no store here")
+            #expect(LineSocket.echo("no store here", on: client) == "no store here")
             #expect(try await hived.property("NFileDescriptorStore") == "0")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `FileDescriptorStorePreserve=yes` (systemd 254 and later) through the documentation's drop-in: the
@@ -14,10 +15,10 @@ extension HivedUnderSystemdTests {
             var failure: (any Error)?
             do {
                 let port = try await startEchoServer(hived)
-                let client = try EchoClient.connect(port: port).get()
+                let client = try LineSocket.connect(port: port).get()
                 defer { close(client) }
-                #expect(EchoClient.echo("before the stop", on: client) == "before the stop")
-                #expect(try await eventually { try await hived.property("NFileDescriptorStore") == "2" },
+                #expect(LineSocket.echo("before the stop", on: client) == "before the stop")
+                #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("NFileDescriptorStore") == "2" },
                         "the listener and the connection are in the store")
 
                 #expect(try await hived.systemctl("stop").status == 0)
@@ -25,7 +26,7 @@ extension HivedUnderSystemdTests {
                 #expect(stopped == ["ActiveState": "inactive", "NFileDescriptorStore": "2"], "the store outlives the stop: \(stopped)")
 
                 #expect(try await hived.systemctl("start").status == 0)
-                #expect(EchoClient.echo("after the start", on: client) == "after the start", "the same connection is served again")
+                #expect(LineSocket.echo("after the start", on: client) == "after the start", "the same connection is served again")
                 let invocation = try await hived.property("InvocationID")
                 let journal = try await container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
                 #expect(journal.contains { $0.contains("listener restored from the descriptor store; resumed 1 connection") },

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -29,7 +30,7 @@ extension HivedUnderSystemdTests {
         #expect(try hived.steps("sound").contains("sound.teardown"), "\(hived.shown("sound"))")
 
         let invocation = state["InvocationID"] ?? ""
-        let named = try await eventually(timeout: .seconds(15)) {
+        let named = try await eventually(timeout: .seconds(15), every: .systemctl) {
             try await hived.container.journal(invocation: invocation, pid: state["ExecMainPID"]).contains {
                 $0["HIVE_MODULE"] == "broken" || ($0["MESSAGE"]?.contains("broken") ?? false)
             }
@@ -58,7 +59,7 @@ extension HivedUnderSystemdTests {
         let watchdog = try #require(Self.microseconds(healthy["WatchdogUSec"] ?? ""), "\(healthy)")
         #expect(watchdog >= 2_000_000, "the unit sets WatchdogSec=: \(healthy)")
         let pastWatchdog = activeSince + watchdog * 3 / 2
-        #expect(await eventually(timeout: .seconds(60)) { Self.monotonicMicroseconds() > pastWatchdog })
+        #expect(await eventually(timeout: .seconds(60), every: .systemctl) { Self.monotonicMicroseconds() > pastWatchdog })
         let fed = try await hived.container.properties(HivedFixture.unit, [
             "NRestarts", "MainPID", "ActiveState", "WatchdogTimestampMonotonic",
         ])
@@ -68,9 +69,9 @@ extension HivedUnderSystemdTests {
         #expect(lastPing > activeSince + watchdog / 2, "systemd received WATCHDOG=1 after start: \(fed), active since \(activeSince)")
 
         try await hived.kill("SIGTSTP")
-        #expect(try await eventually { try hived.steps("hung").contains("hung.background") })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("hung").contains("hung.background") })
         // Budget 1 s, WatchdogSec=10s, RestartSec=1s: well within 60 s.
-        let restarted = try await eventually(timeout: .seconds(60)) {
+        let restarted = try await eventually(timeout: .seconds(60), every: .systemctl) {
             let state = try await hived.container.properties(HivedFixture.unit, ["NRestarts", "ActiveState", "MainPID"])
             return state["NRestarts"] == "1" && state["ActiveState"] == "active" && state["MainPID"] != pid
         }
@@ -92,11 +93,11 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.systemctl("start").status == 0)
 
         try await hived.kill("SIGUSR1")
-        #expect(try await eventually { try hived.steps("ears").contains("ears.custom:rotate") }, "\(hived.shown("ears"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("ears").contains("ears.custom:rotate") }, "\(hived.shown("ears"))")
         try await hived.kill("SIGTSTP")
-        #expect(try await eventually { try hived.steps("ears").contains("ears.background") }, "\(hived.shown("ears"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("ears").contains("ears.background") }, "\(hived.shown("ears"))")
         try await hived.kill("SIGCONT")
-        #expect(try await eventually { try hived.steps("ears").contains("ears.foreground") }, "\(hived.shown("ears"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("ears").contains("ears.foreground") }, "\(hived.shown("ears"))")
 
         let steps = try hived.steps("ears")
         #expect(steps.firstIndex(of: "ears.background")! < steps.firstIndex(of: "ears.foreground")!)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -13,7 +14,7 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.systemctl("stop").status == 0)
 
         var entries: [[String: String]] = []
-        let stopped = try await eventually(timeout: .seconds(15)) {
+        let stopped = try await eventually(timeout: .seconds(15), every: .systemctl) {
             entries = try await hived.container.journal(invocation: invocation)
             return Self.firstOccurrences(of: "teardown", in: entries).count == 3
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -12,7 +13,7 @@ extension HivedUnderSystemdTests {
             """))
         let container = hived.container
         let start = Task { try await container.systemctl("start", HivedFixture.unit) }
-        #expect(try await eventually { try hived.steps("slow") == ["slow.setup", "slow.init"] }, "\(hived.shown("slow"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("slow") == ["slow.setup", "slow.init"] }, "\(hived.shown("slow"))")
         // init is held open: the unit is still activating and systemctl still waits.
         let state = try await hived.container.properties(HivedFixture.unit, ["ActiveState", "SubState"])
         #expect(state["ActiveState"] == "activating" && state["SubState"] == "start", "\(state)")
@@ -24,7 +25,7 @@ extension HivedUnderSystemdTests {
         let after = try await hived.container.properties(HivedFixture.unit, ["ActiveState", "SubState"])
         #expect(after["ActiveState"] == "active" && after["SubState"] == "running", "\(after)")
         // init had finished: ready follows it once READY=1 was sent.
-        #expect(try await eventually { try hived.steps("slow") == ["slow.setup", "slow.init", "slow.ready"] },
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("slow") == ["slow.setup", "slow.init", "slow.ready"] },
                 "\(hived.shown("slow"))")
     }
 
@@ -49,10 +50,10 @@ extension HivedUnderSystemdTests {
             """))
         let reload = try await hived.systemctl("reload")
         #expect(reload.status == 0, "\(reload)")
-        #expect(try await eventually { try hived.steps("kept").contains("kept.reload") }, "\(hived.shown("kept"))")
-        #expect(try await eventually { try hived.steps("added").starts(with: ["added.setup", "added.init"]) },
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("kept").contains("kept.reload") }, "\(hived.shown("kept"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("added").starts(with: ["added.setup", "added.init"]) },
                 "\(hived.shown("added"))")
-        #expect(try await eventually { try await hived.property("ActiveState") == "active" })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("ActiveState") == "active" })
         #expect(try await hived.property("MainPID") == pid, "a reload must not restart hived")
         #expect(try !hived.steps("kept").contains("kept.teardown"))
     }
@@ -70,12 +71,12 @@ extension HivedUnderSystemdTests {
         let container = hived.container
         let reload = Task { try await container.systemctl("reload", HivedFixture.unit) }
         // The reload is held open until released: the unit shows reloading meanwhile.
-        let sawReloading = try await eventually { try await hived.property("ActiveState") == "reloading" }
+        let sawReloading = try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("ActiveState") == "reloading" }
         #expect(sawReloading, "the unit never showed reloading during a held reload")
-        #expect(try await eventually { try hived.steps("sluggish").contains("sluggish.reload") }, "\(hived.shown("sluggish"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("sluggish").contains("sluggish.reload") }, "\(hived.shown("sluggish"))")
         try hived.release("release-reload")
         #expect(try await reload.value.status == 0)
-        #expect(try await eventually { try await hived.property("ActiveState") == "active" })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("ActiveState") == "active" })
     }
 
     @Test("a reload with a broken config changes nothing and puts the error in the status line", arguments: SystemdRelease.selected)
@@ -96,7 +97,7 @@ extension HivedUnderSystemdTests {
             """))
         let reload = try await hived.systemctl("reload")
         #expect(reload.status != 0, "ExecReload validates the file, so a broken reload fails visibly")
-        let statusText = try await eventually(timeout: .seconds(15)) {
+        let statusText = try await eventually(timeout: .seconds(15), every: .systemctl) {
             try await hived.property("StatusText").contains("/etc/hived/hived.yaml:")
         }
         let status = try await hived.systemctl("status")
@@ -107,14 +108,14 @@ extension HivedUnderSystemdTests {
         // The old configuration still runs: its module is there and its signal map too.
         #expect(try !hived.steps("keeper").contains("keeper.teardown"))
         try await hived.kill("SIGUSR1")
-        #expect(try await eventually { try hived.steps("keeper").contains("keeper.custom:ping") },
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("keeper").contains("keeper.custom:ping") },
                 "\(hived.shown("keeper"))")
 
         // A later good reload works.
         try hived.writeConfig(good)
         #expect(try await hived.systemctl("reload").status == 0)
-        #expect(try await eventually { try hived.steps("keeper").contains("keeper.reload") })
-        #expect(try await eventually { try await !hived.property("StatusText").contains("hived.yaml:") },
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("keeper").contains("keeper.reload") })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await !hived.property("StatusText").contains("hived.yaml:") },
                 "the error stays in the status line after a good reload")
     }
 
@@ -166,7 +167,7 @@ extension HivedUnderSystemdTests {
         var terminates: [String] = []
         var identifiers: Set<String> = []
         var journal: [[String: String]] = []
-        let logged = try await eventually(timeout: .seconds(15)) {
+        let logged = try await eventually(timeout: .seconds(15), every: .systemctl) {
             journal = try await hived.container.journal(invocation: invocation)
             let entries = journal.filter { $0["HIVE_MODULE"] != nil }
             identifiers = Set(entries.compactMap { $0["SYSLOG_IDENTIFIER"] })

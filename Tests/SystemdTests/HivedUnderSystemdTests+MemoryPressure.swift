@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Memory pressure under systemd 252 as the packaged, hardened unit runs hived.
@@ -27,7 +28,7 @@ extension HivedUnderSystemdTests {
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
         var messages: [String] = []
-        let armed = try await eventually(timeout: .seconds(15)) {
+        let armed = try await eventually(timeout: .seconds(15), every: .systemctl) {
             messages = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
             return messages.contains { $0.hasPrefix("watching memory pressure: ") }
         }
@@ -61,7 +62,7 @@ extension HivedUnderSystemdTests {
             """)
         #expect(try await hived.systemctl("start").status == 0)
         let invocation = try await hived.property("InvocationID")
-        let armed = try await eventually(timeout: .seconds(15)) {
+        let armed = try await eventually(timeout: .seconds(15), every: .systemctl) {
             try await hived.container.journal(invocation: invocation).contains {
                 ($0["MESSAGE"] ?? "").hasPrefix("watching memory pressure: /proc/pressure/memory with trigger 'some 20000 2000000'")
             }
@@ -72,7 +73,7 @@ extension HivedUnderSystemdTests {
         var warned = false
         var failure: (any Error)?
         do {
-            warned = try await eventually(timeout: .seconds(60)) {
+            warned = try await eventually(timeout: .seconds(60), every: .systemctl) {
                 try hived.probe("pressure").filter { $0.event == "memoryWarning" }.count >= 2
             }
         } catch { failure = error }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `MemoryPressureWatch=` under systemd 257, as the packaged unit runs hived (the setting left
@@ -33,7 +34,7 @@ extension HivedUnderSystemdTests {
 
         let invocation = try await hived.property("InvocationID")
         var messages: [String] = []
-        let armed = try await eventually(timeout: .seconds(15)) {
+        let armed = try await eventually(timeout: .seconds(15), every: .systemctl) {
             messages = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
             return messages.contains { $0.hasPrefix("watching memory pressure: ") }
         }
@@ -78,7 +79,7 @@ extension HivedUnderSystemdTests {
             var warned = false
             var failure: (any Error)?
             do {
-                warned = try await eventually(timeout: .seconds(60)) {
+                warned = try await eventually(timeout: .seconds(60), every: .systemctl) {
                     try hived.probe("pressure").filter { $0.event == "memoryWarning" }.count >= 2
                 }
             } catch { failure = error }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Type=notify-reload` (systemd 253 and later) through the documentation's drop-in, which also
@@ -28,7 +29,7 @@ extension HivedUnderSystemdTests {
                 let result = try await container.systemctl("reload", HivedFixture.unit)
                 return (result, ContinuousClock.now)
             }
-            #expect(try await eventually { try hived.steps("sluggish").contains("sluggish.reload") }, "\(hived.shown("sluggish"))")
+            #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.steps("sluggish").contains("sluggish.reload") }, "\(hived.shown("sluggish"))")
             #expect(try await hived.property("ActiveState") == "reloading")
             try await Task.sleep(for: .seconds(1))
             let released = ContinuousClock.now

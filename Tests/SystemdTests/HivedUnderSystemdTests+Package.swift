@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -86,7 +87,7 @@ extension HivedUnderSystemdTests {
         // What the operator types into the editors: an address of its own (the container
         // shares this machine's network, and other copies of the suite may run) and a module
         // that takes the socket by name.
-        let port = try EchoClient.freePort()
+        let port = try LineSocket.freePort()
         try container.write("[Socket]\nListenStream=\nListenStream=127.0.0.1:\(port)\n", to: "/root/suite-socket.conf")
         try container.write(Self.echoConfig("{socket: echo}"), to: "/root/suite-hived.yaml")
         // An editor that writes FILE into the file it is given last (systemd 257 passes a
@@ -109,10 +110,10 @@ extension HivedUnderSystemdTests {
             #expect(try await hived.systemctl("is-active").output == "inactive", "hived waits for its first client")
             #expect(try await container.systemctl("is-active", "hived.socket").output == "active")
             #expect(try await container.systemctl("is-enabled", "hived.socket").output == "enabled")
-            let client = try EchoClient.connect(port: port).get()
+            let client = try LineSocket.connect(port: port).get()
             defer { close(client) }
-            #expect(EchoClient.echo("wake up", on: client) == "wake up")
-            #expect(try await eventually { try await hived.property("ActiveState") == "active" })
+            #expect(LineSocket.echo("wake up", on: client) == "wake up")
+            #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("ActiveState") == "active" })
             let invocation = try await hived.property("InvocationID")
             let journal = try await container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
             #expect(journal.contains("received 1 descriptor from systemd: 'echo' (fd 3)"), "\(journal)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// System sleep through the container's real logind: its delay lock, its
@@ -73,7 +74,7 @@ extension HivedUnderSystemdTests {
             let inhibitors = try await container.check(["systemd-inhibit", "--list", "--no-pager"]).stdout
             #expect(!inhibitors.split(separator: "\n").contains { $0.hasPrefix("hived ") }, "\(inhibitors)")
             try await hived.kill("SIGUSR1")
-            #expect(try await eventually { try hived.probe("sleep").contains { $0.name == "mark" } }, "hived runs on")
+            #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.probe("sleep").contains { $0.name == "mark" } }, "hived runs on")
             #expect(try await hived.property("StatusText") == "running 2 modules")
         } catch { failure = error }
         try await hived.systemctl("stop")
@@ -98,7 +99,7 @@ extension HivedUnderSystemdTests {
         let cursor = try await journalCursor(hived.container)
 
         #expect(try await hived.container.systemctl("suspend").status == 0)
-        let resumed = try await eventually(timeout: .seconds(60)) {
+        let resumed = try await eventually(timeout: .seconds(60), every: .systemctl) {
             try hived.probe("sleep").filter { $0.event == "foreground" }.count == 2
         }
         let records = try hived.probe("sleep")
@@ -110,7 +111,7 @@ extension HivedUnderSystemdTests {
 
         // The system slept only after both hooks returned: each started at its ts and
         // stalled 1.5 s; systemd-sleep logged its entry after the lock was released.
-        let sleepEntry = try await eventuallyValue {
+        let sleepEntry = try await eventuallyValue(timeout: .seconds(30), every: .systemctl) {
             try await journalSince(cursor, in: hived.container).first { $0["MESSAGE_ID"] == Self.sleepStart }
         }
         let slept = Double(sleepEntry?["__REALTIME_TIMESTAMP"] ?? "").map { $0 / 1_000_000 } ?? 0
@@ -122,7 +123,7 @@ extension HivedUnderSystemdTests {
         #expect(log.contains { $0.contains("delay lock released after") }, "\(log)")
 
         // After resume hived holds a new lock and runs in the foreground.
-        let relocked = try await eventually(timeout: .seconds(15)) {
+        let relocked = try await eventually(timeout: .seconds(15), every: .systemctl) {
             let list = try await hived.container.check(["systemd-inhibit", "--list", "--no-pager"]).stdout
             return list.split(separator: "\n").contains { $0.hasPrefix("hived ") && $0.contains(" \(pid) ") }
         }
@@ -141,7 +142,7 @@ extension HivedUnderSystemdTests {
         let cursor = try await journalCursor(hived.container)
 
         #expect(try await hived.container.systemctl("suspend").status == 0)
-        let sleepEntry = try await eventuallyValue(timeout: .seconds(30)) {
+        let sleepEntry = try await eventuallyValue(timeout: .seconds(30), every: .systemctl) {
             try await journalSince(cursor, in: hived.container).first { $0["MESSAGE_ID"] == Self.sleepStart }
         }
         let backgrounds = try hived.probe("sleep").filter { $0.event == "background" }
@@ -153,7 +154,7 @@ extension HivedUnderSystemdTests {
         #expect(slept >= started + 0.9 && slept < started + 3, "slept at \(slept), background started at \(started)")
         let logind = try await journalSince(cursor, in: hived.container).compactMap { $0["MESSAGE"] }
         #expect(!logind.contains { $0.contains("inhibitor timeout is reached") }, "logind waited out its own delay: \(logind)")
-        let warned = try await eventually(timeout: .seconds(15)) {
+        let warned = try await eventually(timeout: .seconds(15), every: .systemctl) {
             try await hived.container.journal(invocation: invocation).contains {
                 let message = $0["MESSAGE"] ?? ""
                 return message.hasPrefix("sleep budget of 1")
@@ -196,7 +197,7 @@ extension HivedUnderSystemdTests {
         try await hived.container.check(emit)
         try await hived.container.check(["busctl", "--destination=\(hivedName)"] + emit.dropFirst())
         // A marker through the same event path, after the signals were sent.
-        let ignored = try await eventually(timeout: .seconds(15)) {
+        let ignored = try await eventually(timeout: .seconds(15), every: .systemctl) {
             try await hived.container.journal(invocation: invocation).contains {
                 ($0["MESSAGE"] ?? "").hasPrefix("ignored PrepareForSleep from :")
             }
@@ -205,7 +206,7 @@ extension HivedUnderSystemdTests {
         let kill = try await hived.systemctl("kill", "-s", "SIGUSR1")
         let status = try await hived.systemctl("status")
         #expect(kill.status == 0, "\(kill)\n\(status.stdout)")
-        #expect(try await eventually { try hived.probe("sleep").contains { $0.name == "mark" } })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try hived.probe("sleep").contains { $0.name == "mark" } })
         #expect(try !hived.probe("sleep").contains { $0.event == "background" }, "\(hived.shown("sleep"))")
         let inhibitors = try await hived.container.check(["systemd-inhibit", "--list", "--no-pager"]).stdout
         #expect(inhibitors.split(separator: "\n").contains { $0.hasPrefix("hived ") && $0.contains(" \(pid) ") },
@@ -223,19 +224,19 @@ extension HivedUnderSystemdTests {
         func events() throws -> [String] { try hived.probe("sleep").filter { $0.module == "syncer" }.map { "\($0.event):\($0.params["reason"] ?? "")" } }
 
         #expect(try await hived.systemctl("kill", "-s", "SIGTSTP").status == 0)
-        #expect(try await eventually { try events().contains("background:signal") }, "\(hived.shown("sleep"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try events().contains("background:signal") }, "\(hived.shown("sleep"))")
         // Sleep while SIGTSTP holds the background: no second background; the lock goes at
         // once; resume brings no foreground while SIGTSTP still asks.
         #expect(try await hived.container.systemctl("suspend").status == 0)
-        let resumed = try await eventually(timeout: .seconds(30)) {
+        let resumed = try await eventually(timeout: .seconds(30), every: .systemctl) {
             try await hived.container.journal(invocation: invocation).contains { $0["MESSAGE"] == "system resumed from sleep" }
         }
         #expect(resumed)
-        #expect(try await eventually { try await hived.property("StatusText").hasPrefix("suspended: modules in background (SIGCONT resumes)") })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("StatusText").hasPrefix("suspended: modules in background (SIGCONT resumes)") })
         #expect(try await hived.systemctl("kill", "-s", "SIGCONT").status == 0)
-        #expect(try await eventually { try events().contains("foreground:signal") }, "\(hived.shown("sleep"))")
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try events().contains("foreground:signal") }, "\(hived.shown("sleep"))")
         #expect(try events() == ["setup:", "init:", "ready:", "background:signal", "foreground:signal"], "\(hived.shown("sleep"))")
-        #expect(try await eventually { try await hived.property("StatusText") == "running 2 modules" })
+        #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("StatusText") == "running 2 modules" })
     }
 
     // MARK: - Support
@@ -256,7 +257,7 @@ extension HivedUnderSystemdTests {
             mountpoint -q /sys/power/state || mount --bind /run/hived-suite-power-state /sys/power/state
             systemctl restart systemd-logind
             """])
-        let ready = try await eventually(timeout: .seconds(20)) {
+        let ready = try await eventually(timeout: .seconds(20), every: .systemctl) {
             try await container.exec(canSuspend).output == #"s "yes""#
         }
         #expect(ready, "logind still cannot suspend in the container")
@@ -274,17 +275,5 @@ extension HivedUnderSystemdTests {
         return result.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?.compactMapValues { $0 as? String }
         }
-    }
-}
-
-/// Polls `produce` every 100 ms until it gives a value or `timeout` passes.
-func eventuallyValue<Value>(
-    timeout: Duration = .seconds(30), _ produce: () async throws -> Value?
-) async throws -> Value? {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-        if let value = try await produce() { return value }
-        if ContinuousClock.now >= deadline { return nil }
-        try? await Task.sleep(for: .milliseconds(100))
     }
 }

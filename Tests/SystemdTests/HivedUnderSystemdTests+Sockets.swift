@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension HivedUnderSystemdTests {
@@ -26,12 +27,12 @@ extension HivedUnderSystemdTests {
         try await hived.prepare(config: Self.echoConfig("{socket: echo}"))
         try await withSocketUnit(hived) { port in
             #expect(try await hived.property("ActiveState") == "inactive", "hived waits for its first client")
-            let client = try EchoClient.connect(port: port).get()
+            let client = try LineSocket.connect(port: port).get()
             defer { close(client) }
-            #expect(EchoClient.echo("wake up", on: client) == "wake up")
+            #expect(LineSocket.echo("wake up", on: client) == "wake up")
             // The echo-server serves from init on, so the answer may come before READY=1.
-            #expect(try await eventually { try await hived.property("ActiveState") == "active" })
-            #expect(EchoClient.echo("again", on: client) == "again")
+            #expect(try await eventually(timeout: .seconds(30), every: .systemctl) { try await hived.property("ActiveState") == "active" })
+            #expect(LineSocket.echo("again", on: client) == "again")
 
             let invocation = try await hived.property("InvocationID")
             let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
@@ -63,7 +64,7 @@ extension HivedUnderSystemdTests {
         let pid = try await hived.property("MainPID")
         let loop = EchoLoop()
         let running = Task { await loop.run(port: port, minimum: 200) }
-        #expect(await eventually(timeout: .seconds(10)) { loop.cycles >= 20 }, "the loop got going")
+        #expect(await eventually(timeout: .seconds(10), every: .systemctl) { loop.cycles >= 20 }, "the loop got going")
         let restartStart = ContinuousClock.now
         let restart = try await hived.systemctl("restart")
         let restartEnd = ContinuousClock.now
@@ -90,7 +91,7 @@ extension HivedUnderSystemdTests {
             await withKnownIssue("systemd 257 answers systemctl restart only after draining hived's per-connection FDSTORE messages",
                                  isIntermittent: true) { try await restarted() }
             // Whatever systemctl saw, the restart ends and a new hived serves.
-            let settled = try await eventually(timeout: .seconds(90)) {
+            let settled = try await eventually(timeout: .seconds(90), every: .systemctl) {
                 let state = try await hived.container.properties(HivedFixture.unit, ["ActiveState", "MainPID"])
                 return state["ActiveState"] == "active" && state["MainPID"] != pid
             }
@@ -110,14 +111,14 @@ extension HivedUnderSystemdTests {
     func restartKeepsConnections(release: SystemdRelease, activated: Bool) async throws {
         let hived = try hived(release)
         let body: (UInt16) async throws -> Void = { port in
-            let client = try EchoClient.connect(port: port).get()
+            let client = try LineSocket.connect(port: port).get()
             defer { close(client) }
-            #expect(EchoClient.echo("before", on: client) == "before")
+            #expect(LineSocket.echo("before", on: client) == "before")
             let pid = try await hived.property("MainPID")
             let restart = try await hived.systemctl("restart")
             #expect(restart.status == 0, "\(restart)")
             #expect(try await hived.property("MainPID") != pid)
-            #expect(EchoClient.echo("after, same connection", on: client) == "after, same connection")
+            #expect(LineSocket.echo("after, same connection", on: client) == "after, same connection")
             let invocation = try await hived.property("InvocationID")
             let journal = try await hived.container.journal(invocation: invocation).compactMap { $0["MESSAGE"] }
             #expect(journal.contains { $0.contains("resumed 1 connection from before the restart") }, "\(journal)")
@@ -137,20 +138,20 @@ extension HivedUnderSystemdTests {
     func reloadRemovalClearsTheStore(release: SystemdRelease) async throws {
         let hived = try hived(release)
         let port = try await startEchoServer(hived)
-        let client = try EchoClient.connect(port: port).get()
+        let client = try LineSocket.connect(port: port).get()
         defer { close(client) }
-        #expect(EchoClient.echo("stored", on: client) == "stored")
+        #expect(LineSocket.echo("stored", on: client) == "stored")
         // A restart shows what the store holds: the listener and this connection.
         #expect(try await hived.systemctl("restart").status == 0)
         let restored = try await hived.container.journal(invocation: try await hived.property("InvocationID"))
             .compactMap { $0["MESSAGE"] }.first { $0.hasPrefix("received ") } ?? ""
         #expect(restored.contains("'echo/listener'") && restored.contains("'echo/connection."), "\(restored)")
-        #expect(EchoClient.echo("still here", on: client) == "still here")
+        #expect(LineSocket.echo("still here", on: client) == "still here")
 
         try hived.writeConfig(Self.echoConfig(nil))
         #expect(try await hived.systemctl("reload").status == 0)
-        #expect(EchoClient.isClosedByPeer(client), "the removed module's connection is closed for good")
-        #expect(await eventually(timeout: .seconds(10)) { Self.isRefused(port) }, "and its listener too")
+        #expect(LineSocket.isClosedByPeer(client), "the removed module's connection is closed for good")
+        #expect(await eventually(timeout: .seconds(10), every: .systemctl) { Self.isRefused(port) }, "and its listener too")
 
         #expect(try await hived.systemctl("restart").status == 0)
         let invocation = try await hived.property("InvocationID")
@@ -164,7 +165,7 @@ extension HivedUnderSystemdTests {
 
     /// Whether connecting to 127.0.0.1:`port` is refused.
     static func isRefused(_ port: UInt16) -> Bool {
-        switch EchoClient.connect(port: port) {
+        switch LineSocket.connect(port: port) {
         case .failure(let error): return error.code == .ECONNREFUSED
         case .success(let fd):
             close(fd)
@@ -177,13 +178,13 @@ extension HivedUnderSystemdTests {
     func startEchoServer(_ hived: HivedFixture) async throws -> UInt16 {
         var last: CommandResult?
         for _ in 0..<3 {
-            let port = try EchoClient.freePort()
+            let port = try LineSocket.freePort()
             try await hived.prepare(config: Self.echoConfig("{listen: 127.0.0.1:\(port)}"))
             let start = try await hived.systemctl("start")
             if start.status == 0 { return port }
             last = start
         }
-        throw SuiteFailure("hived with an echo-server did not start: \(last.map { "\($0)" } ?? "")")
+        throw TestFailure("hived with an echo-server did not start: \(last.map { "\($0)" } ?? "")")
     }
 
     /// Runs `body` with hived.socket listening on a free loopback port (a drop-in replaces
@@ -194,7 +195,7 @@ extension HivedUnderSystemdTests {
         var port: UInt16 = 0
         var started: CommandResult?
         for _ in 0..<3 {
-            port = try EchoClient.freePort()
+            port = try LineSocket.freePort()
             try container.write("[Socket]\nListenStream=\nListenStream=127.0.0.1:\(port)\n", to: dropIn)
             try await container.check(["systemctl", "daemon-reload"])
             started = try await container.systemctl("start", "hived.socket")
@@ -205,7 +206,7 @@ extension HivedUnderSystemdTests {
         if started?.status == 0 {
             do { try await body(port) } catch { failure = error }
         } else {
-            failure = SuiteFailure("hived.socket did not start: \(started.map { "\($0)" } ?? "")")
+            failure = TestFailure("hived.socket did not start: \(started.map { "\($0)" } ?? "")")
         }
         try await container.systemctl("stop", "hived.socket", HivedFixture.unit)
         try await container.systemctl("reset-failed", "hived.socket")

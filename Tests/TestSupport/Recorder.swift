@@ -1,8 +1,11 @@
 import Synchronization
 
-/// A thread-safe, append-only log of what modules saw, shared by the modules of a test.
-public final class Recorder: Sendable {
+/// A thread-safe, append-only log of what modules saw, shared by the modules of a test; a
+/// wait on it (``eventually(timeout:wakingOn:_:)``) wakes on each entry.
+public final class Recorder: SignalsChanges {
     private let items = Mutex<[String]>([])
+    /// Signalled after each entry.
+    public let changes = ChangeSignal()
     private let inFlight = Mutex<(now: Int, max: Int)>((0, 0))
     /// Per event: how many hooks of that event run now, and the most ever seen.
     private let inFlightByEvent = Mutex<[String: (now: Int, max: Int)]>([:])
@@ -10,8 +13,11 @@ public final class Recorder: Sendable {
     /// An empty log.
     public init() {}
 
-    /// Appends `item` (`name.event` for a hook).
-    public func append(_ item: String) { items.withLock { $0.append(item) } }
+    /// Appends `item` (`name.event` for a hook) and wakes the waits on the recorder.
+    public func append(_ item: String) {
+        items.withLock { $0.append(item) }
+        changes.signal()
+    }
     /// Everything appended, in order.
     public var all: [String] { items.withLock { $0 } }
 

@@ -1,5 +1,5 @@
 /// A test's own error, with the text it was made with as its description.
-public struct TestFailure: Error, CustomStringConvertible {
+public struct TestFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let text: String
     /// A failure saying `text`.

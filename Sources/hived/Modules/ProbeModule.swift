@@ -85,7 +85,7 @@ struct ProbeModule: Module {
             json.raw("ts", timestamp())
             try append(json.finished(), to: resolve(path, in: state))
         }
-        while access(release, F_OK) != 0 { usleep(5_000) }
+        FileAppearance.block(until: release)
     }
 
     private static func checkEventName(_ name: String, in key: String, _ settings: Settings) throws(HiveError) {
@@ -142,7 +142,7 @@ struct ProbeModule: Module {
             for name in names {
                 if let release = try releases.string(name) {
                     context.logger.notice("stalling until \(release) exists as told (stall_until)")
-                    await Self.wait(for: release)
+                    await FileAppearance.wait(for: release)
                 }
             }
         }
@@ -157,14 +157,6 @@ struct ProbeModule: Module {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
-    /// Waits until a file exists at `path`, looking every 5 ms, or until the task is
-    /// cancelled.
-    private static func wait(for path: String) async {
-        while access(path, F_OK) != 0 {
-            do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
-        }
     }
 
     /// The names that select this event in `fail_on`/`stall_on`: `init`, or `custom` and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A D-Bus daemon of the test's own (`dbus-daemon`, on a socket in a temporary directory)
 /// to give hived's descriptor store as its system and user bus, optionally with a stand-in
@@ -44,7 +45,7 @@ final class FakeServiceManagerBus: @unchecked Sendable {
     /// Starts the bus, and the stand-in manager when `fileDescriptorStoreMax` is given.
     init(fileDescriptorStoreMax: UInt32? = nil) async throws {
         var template = Array("/tmp/hived-bus-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw FakeBusFailure("mkdtemp: errno \(errno)") }
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
         directory = String(cString: made)
         address = "unix:path=\(directory)/bus"
         try """
@@ -67,7 +68,7 @@ final class FakeServiceManagerBus: @unchecked Sendable {
         daemon.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try daemon.run()
         // dbus-daemon prints its address once it listens.
-        try await Self.waitFor("dbus-daemon to listen") {
+        try await waitUntil("dbus-daemon to listen") {
             (try? String(contentsOfFile: printed, encoding: .utf8))?.contains("unix:") == true
         }
         guard let fileDescriptorStoreMax else { return }
@@ -80,8 +81,8 @@ final class FakeServiceManagerBus: @unchecked Sendable {
         manager.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         try manager.run()
         self.manager = manager
-        try await Self.waitFor("the stand-in manager to own org.freedesktop.systemd1") {
-            guard manager.isRunning else { throw FakeBusFailure("the stand-in manager ended: \(manager.terminationStatus)") }
+        try await waitUntil("the stand-in manager to own org.freedesktop.systemd1") {
+            guard manager.isRunning else { throw TestFailure("the stand-in manager ended: \(manager.terminationStatus)") }
             return FileManager.default.fileExists(atPath: ready)
         }
     }
@@ -92,17 +93,5 @@ final class FakeServiceManagerBus: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
-
-    private static func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { throw FakeBusFailure("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }
 
-struct FakeBusFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

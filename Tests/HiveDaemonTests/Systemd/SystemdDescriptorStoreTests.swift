@@ -2,6 +2,7 @@ import Glibc
 @testable import HiveDaemon
 import HiveKit
 import Logging
+import TestSupport
 import Testing
 
 extension ProcessEnvironmentSuite {
@@ -89,7 +90,7 @@ extension ProcessEnvironmentSuite {
             defer { close(file) }
             try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socket.path]) {
                 try makeStore(notifySocket: socket.path, fdstore: "4").store(file, name: "echo/unfinished.1")
-                let received = try #require(socket.receiveWithDescriptors())
+                let received = try #require(socket.next())
                 #expect(received.text == "FDSTORE=1\nFDNAME=echo/unfinished.1\nFDPOLL=0")
                 received.descriptors.forEach { close($0) }
             }
@@ -103,7 +104,7 @@ extension ProcessEnvironmentSuite {
             try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socket.path]) {
                 let store = makeStore(notifySocket: socket.path, fdstore: "4")
                 try store.store(pair[0], name: "echo/listener")
-                let received = try #require(socket.receiveWithDescriptors())
+                let received = try #require(socket.next())
                 #expect(received.text == "FDSTORE=1\nFDNAME=echo/listener")
                 #expect(received.descriptors.count == 1)
                 var sent = stat()
@@ -115,7 +116,7 @@ extension ProcessEnvironmentSuite {
                 #expect(fcntl(pair[0], F_GETFD) >= 0, "the sender keeps its own")
 
                 store.remove(name: "echo/listener")
-                let removal = try #require(socket.receiveWithDescriptors())
+                let removal = try #require(socket.next())
                 #expect(removal.text == "FDSTOREREMOVE=1\nFDNAME=echo/listener")
                 #expect(removal.descriptors.isEmpty)
             }

@@ -2,6 +2,7 @@ import Glibc
 @testable import HiveDaemon
 import HiveKit
 import Logging
+import TestSupport
 import Testing
 
 extension ProcessEnvironmentSuite {
@@ -34,7 +35,7 @@ extension ProcessEnvironmentSuite {
                 #expect(notifier.isEnabled)
                 for (message, expected) in messages {
                     #expect(notifier.send(message))
-                    #expect(socket.receive() == expected)
+                    #expect(socket.next()?.text == expected)
                 }
             }
         }
@@ -46,7 +47,7 @@ extension ProcessEnvironmentSuite {
             let after = Self.monotonicMicroseconds()
             #expect(sent)
 
-            let datagram = try #require(socket.receive())
+            let datagram = try #require(socket.next()?.text)
             let lines = datagram.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
             #expect(lines.first == "RELOADING=1")
@@ -91,7 +92,7 @@ extension ProcessEnvironmentSuite {
                 #expect(warnings.first?.metadata?["notification"]?.description == "READY=1")
                 if expected == 3 { #expect(warnings.last?.metadata?["notification"]?.description == "STOPPING=1") }
             }
-            #expect(!socket.hasPending())
+            #expect(try !socket.hasUnread())
         }
 
         @Test func childEnvironmentLeavesOutProcessOnlyVariables() throws {

@@ -57,7 +57,7 @@ import Glibc
     }
 
     @Test func aSharedObjectLoadedLaterIsScannedAtTheNextCall() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TestDirectory()
         let registry = AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_plugin"))
         #expect(try registry.all().isEmpty, "no image has the section yet")
 
@@ -75,7 +75,7 @@ import Glibc
     }
 
     @Test func aNameDeclaredInTwoImagesIsAnErrorNamingBoth() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TestDirectory()
         let (first, firstHandle) = try await Self.load("first", in: directory.path)
         defer { dlclose(firstHandle) }
         let (second, secondHandle) = try await Self.load("second", in: directory.path)
@@ -93,7 +93,7 @@ import Glibc
     }
 
     @Test func aMalformedSharedObjectIsNamed() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TestDirectory()
         let (path, handle) = try await Self.load("without-hook", in: directory.path)
         defer { dlclose(handle) }
         let error = #expect(throws: HiveError.self) { try AnnotationRegistry(section: AnnotationSection(name: "hivekit_test_plugin")).all() }
@@ -102,16 +102,4 @@ import Glibc
     }
 }
 
-/// A directory under /tmp for one test, removed afterwards.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/hivekit-test-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        path = String(cString: created)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 #endif

@@ -77,7 +77,7 @@ import Testing
         #expect(stall.elapsed > .milliseconds(100))
         #expect(stall.description.contains("module 'slow' stalled in custom"))
         // The monitor logs it once, with module and event.
-        let logged = await eventually {
+        let logged = await eventually(wakingOn: logs) {
             logs.all.contains { $0.level == .warning && $0.metadata["module"] == "slow" && $0.metadata["event"] == "custom" }
         }
         #expect(logged)

@@ -8,7 +8,7 @@ import Testing
     static func rendezvous(_ recorder: Recorder, me: String, other: String) -> ScriptedModule {
         let body: @Sendable (ModuleContext) async throws -> Void = { context in
             let key = "\(context.event.kind)"
-            let peerStarted = await eventually(timeout: .seconds(10)) {
+            let peerStarted = await eventually(timeout: .seconds(10), wakingOn: recorder) {
                 recorder.all.contains("\(other).\(key)")
             }
             if !peerStarted { throw TestFailure("\(me) never saw \(other) start \(key)") }

@@ -21,7 +21,7 @@ import Testing
         try await hive.start()
         try await hive.send(.ready)
         let slow = Task { try await hive.send(.custom(name: "slow")) }
-        #expect(await eventually { recorder.all.contains("sync begin custom:slow") })
+        #expect(await eventually(wakingOn: recorder) { recorder.all.contains("sync begin custom:slow") })
         var queued: [Task<DeliveryReport, any Error>] = []
         let events: [HiveEvent] = [
             .custom(name: "e1"), .memoryWarning, .custom(name: "e2"), .custom(name: "e3"), .custom(name: "e4"),
@@ -60,7 +60,7 @@ import Testing
             ]), ModuleDescriptor(name: "m")),
         ])
         let start = Task { try await hive.start() }
-        #expect(await eventually { recorder.all.contains("m.init") })
+        #expect(await eventually(wakingOn: recorder) { recorder.all.contains("m.init") })
         #expect(hive.phase == .starting)
         let reload = Task { try await hive.send(.reload) }
         #expect(await eventually { hive.pendingCalls == 1 })
@@ -86,7 +86,7 @@ import Testing
         ])
         try await hive.start()
         let event = Task { try await hive.send(.custom(name: "x")) }
-        #expect(await eventually { recorder.all.contains("m.custom") })
+        #expect(await eventually(wakingOn: recorder) { recorder.all.contains("m.custom") })
         let register = Task { try await hive.register(ScriptedModule(recorder), as: ModuleDescriptor(name: "late")) }
         #expect(await eventually { hive.pendingCalls == 1 })
         let unregister = Task { try await hive.unregister(named: "m") }
@@ -115,7 +115,7 @@ import Testing
         ])
         try await hive.start()
         let slow = Task { try await hive.send(.custom(name: "slow")) }
-        #expect(await eventually { recorder.all.contains("m.custom") })
+        #expect(await eventually(wakingOn: recorder) { recorder.all.contains("m.custom") })
         var queued: [Task<DeliveryReport, any Error>] = []
         for name in ["a", "b", "c"] {
             queued.append(Task { try await hive.send(.custom(name: name)) })

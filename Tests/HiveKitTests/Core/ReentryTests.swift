@@ -53,7 +53,7 @@ import Testing
         ])
         try await hive.start()
         let delivery = Task { try await hive.send(.custom(name: "call-back")) }
-        let finished = await eventually(timeout: .seconds(20)) { seen.all.count >= 5 }
+        let finished = await eventually(timeout: .seconds(20), wakingOn: seen) { seen.all.count >= 5 }
         #expect(finished, "a child task of the hook deadlocked on its hive: \(seen.all)")
         guard finished else { return }
         _ = try await delivery.value
@@ -115,7 +115,7 @@ import Testing
         ])
         try await hive.start()
         try await hive.send(.custom(name: "spawn"))
-        #expect(await eventually { seen.all.contains("registered") })
+        #expect(await eventually(wakingOn: seen) { seen.all.contains("registered") })
         #expect(seen.all == ["hook returns", "late.setup", "late.init", "registered"])
         #expect(hive.activeModuleNames == ["parent", "late"])
         await hive.stop()

@@ -204,7 +204,7 @@ import Testing
         ])
         try await hive.start()
         let delivery = Task { try await hive.send(.custom(name: "call-back")) }
-        let finished = await eventually(timeout: .seconds(20)) { seen.all.count >= 5 }
+        let finished = await eventually(timeout: .seconds(20), wakingOn: seen) { seen.all.count >= 5 }
         #expect(finished, "the hook deadlocked on its own hive")
         guard finished else { return }
         _ = try await delivery.value

@@ -91,7 +91,7 @@ private final class DirectoryRecorder: Module {
         let spec = ModuleDescriptor(name: "heartbeat", type: "heartbeat", settings: Settings(["interval": .string("10ms")]))
         let hive = try makeHive(heartbeatCatalog().instantiate([spec]), logs: logs)
         try await hive.start()
-        #expect(await eventually { Self.lines(logs).contains("beat 3") })
+        #expect(await eventually(wakingOn: logs) { Self.lines(logs).contains("beat 3") })
         try await hive.send(.custom(name: "stats"))
         let said = try #require(Self.lines(logs).first { $0.hasSuffix(" beats so far") })
         #expect((Int(said.prefix { $0.isNumber }) ?? 0) >= 3, "\(said)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's `hello` (`Examples/MyDaemon/Sources/hello`): a module and the few lines

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Examples/KeyValue`: kvd, an HTTP key-value daemon whose Hummingbird server runs as a

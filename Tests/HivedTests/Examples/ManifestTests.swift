@@ -1,6 +1,7 @@
 import Foundation
-@testable import hived
+import TestSupport
 import Testing
+@testable import hived
 
 /// The `Package.swift` the documentation shows is one that works: every block marked
 /// `<!-- manifest: … -->` that is a whole manifest is evaluated by SwiftPM (`swift package

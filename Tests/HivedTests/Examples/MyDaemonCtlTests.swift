@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Examples/MyDaemon`'s `mydaemon`: a daemon built on HiveKit serves the same control

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// mydaemon-group's command line: the one `mydaemon` has, although it runs its daemon in

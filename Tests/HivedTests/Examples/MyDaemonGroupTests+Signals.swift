@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The rest of what HiveDaemon gives, inside mydaemon-group's ServiceGroup: the watchdog,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// mydaemon-group's stops that are not clean: the stop budget, and a service module whose

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Examples/MyDaemon`'s `mydaemon-group`: the daemon as one service of an application's

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// mydaemon's journal entries carry its own name: `log.target: journal` with the test's

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Examples/MyDaemon`'s `mydaemon-main`: a `main` of its own that bootstraps the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's own daemon, `Examples/MyDaemon`: a daemon named `mydaemon` runs, errs, and

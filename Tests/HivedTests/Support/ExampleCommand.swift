@@ -43,12 +43,8 @@ enum ExampleCommand {
     static func waitFor(
         _ daemon: HivedProcess, _ text: String, occurrences: Int = 1, timeout: Duration = .seconds(20)
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while daemon.stderr.components(separatedBy: text).count - 1 < occurrences {
-            guard ContinuousClock.now < deadline else {
-                throw TestFailure("timed out waiting for '\(text)'; stderr:\n\(daemon.stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("'\(text)'", timeout: timeout, detail: { "stderr:\n\(daemon.stderr)" }) {
+            daemon.stderr.components(separatedBy: text).count - 1 >= occurrences
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One of `Examples/MyDaemon`'s daemons running its `store` and `report` modules with the
 /// control socket in a directory of its own, ready; logs on stderr.

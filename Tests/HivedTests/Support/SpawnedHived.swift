@@ -63,27 +63,21 @@ final class SpawnedHived: Sendable {
 
     /// Waits for the exit status; kills hived and fails after `timeout`.
     func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            guard ContinuousClock.now < deadline else {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw TestFailure("hived did not exit within \(timeout); stderr:\n\(stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        // Polls: another process's exit, seen through waitpid.
+        guard await eventually(timeout: timeout, { waitpid(pid, &status, WNOHANG) != 0 }) else {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+            throw TestFailure("hived did not exit within \(timeout); stderr:\n\(stderr)")
         }
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Waits until stderr contains `text`; fails after `timeout`.
     func waitForLog(_ text: String, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if stderr.contains(text) { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("'\(text)' in hived's stderr", timeout: timeout, detail: { "stderr:\n\(self.stderr)" }) {
+            stderr.contains(text)
         }
-        throw TestFailure("timed out waiting for '\(text)' in hived's stderr:\n\(stderr)")
     }
 
     /// Whether hived has a descriptor open on the socket with inode `inode` (from

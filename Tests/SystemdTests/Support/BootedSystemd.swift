@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// A suite trait that boots one systemd container per release the run selects
@@ -12,11 +13,11 @@ struct BootedSystemd: SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let package = try await HivedFixture.buildPackage()
-        var booted: [SystemdRelease: Result<HivedFixture, SuiteFailure>] = [:]
+        var booted: [SystemdRelease: Result<HivedFixture, TestFailure>] = [:]
         var containers: [SystemdContainer] = []
         for release in SystemdRelease.selected {
             if let unmet = SuiteRequirements.unmet(for: release) {
-                booted[release] = .failure(SuiteFailure(unmet))
+                booted[release] = .failure(TestFailure(unmet))
                 continue
             }
             do {
@@ -25,7 +26,7 @@ struct BootedSystemd: SuiteTrait, TestScoping {
                 containers.append(container)
                 booted[release] = .success(try await HivedFixture.install(package, in: container))
             } catch {
-                booted[release] = .failure(error as? SuiteFailure ?? SuiteFailure("\(release.testDescription): \(error)"))
+                booted[release] = .failure(error as? TestFailure ?? TestFailure("\(release.testDescription): \(error)"))
             }
         }
         var failure: (any Error)?

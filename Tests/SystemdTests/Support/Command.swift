@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs host commands for the suite, without blocking a Swift concurrency thread.
 enum Command {
@@ -76,7 +77,7 @@ enum Command {
     @discardableResult
     static func check(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
         let result = try await run(arguments, timeout: timeout)
-        guard result.status == 0 else { throw SuiteFailure(result.description) }
+        guard result.status == 0 else { throw TestFailure(result.description) }
         return result
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A client that connects, sends a line, reads it back and disconnects, over and over, on
 /// a thread of its own (its calls block), recording every failure and when each cycle ran.
@@ -33,11 +34,11 @@ final class EchoLoop: Sendable {
                 while outcome.cycles < minimum || !stopWhenDone.load(ordering: .relaxed) {
                     let line = "cycle \(outcome.cycles)"
                     let start = ContinuousClock.now
-                    switch EchoClient.connect(port: port) {
+                    switch LineSocket.connect(port: port) {
                     case .failure(let error):
                         outcome.failures.append("\(line): connect failed: \(error.code)")
                     case .success(let fd):
-                        let answer = EchoClient.echo(line, on: fd)
+                        let answer = LineSocket.echo(line, on: fd)
                         close(fd)
                         if answer == line {
                             outcome.spans.append((start, ContinuousClock.now))

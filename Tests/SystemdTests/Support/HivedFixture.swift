@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 
 /// hived installed from its Debian package in a booted container, plus what the suite's
 /// tests need to drive it: a fresh configuration per test and the probe files.
 final class HivedFixture: Sendable {
     /// The fixtures of the running suite, one per release it boots, or why that release
     /// could not be booted and installed (set by ``BootedSystemd``).
-    @TaskLocal static var booted: [SystemdRelease: Result<HivedFixture, SuiteFailure>] = [:]
+    @TaskLocal static var booted: [SystemdRelease: Result<HivedFixture, TestFailure>] = [:]
 
     /// The running suite's fixture for `release`; throws why there is none.
     static func fixture(for release: SystemdRelease) throws -> HivedFixture {
         guard let fixture = booted[release] else {
-            throw SuiteFailure("no container runs \(release.testDescription): the suite's tests run only inside its booted containers")
+            throw TestFailure("no container runs \(release.testDescription): the suite's tests run only inside its booted containers")
         }
         return try fixture.get()
     }
@@ -62,7 +63,7 @@ final class HivedFixture: Sendable {
             ["sh", "-c", "cd \"$1\" && scripts/build-deb", "build-deb", packageRoot], timeout: .seconds(1200))
         guard let deb = result.output.split(separator: "\n").last.map(String.init),
             FileManager.default.fileExists(atPath: deb.hasPrefix("/") ? deb : packageRoot + "/" + deb)
-        else { throw SuiteFailure("scripts/build-deb printed no package path: \(result)") }
+        else { throw TestFailure("scripts/build-deb printed no package path: \(result)") }
         return deb.hasPrefix("/") ? deb : packageRoot + "/" + deb
     }
 
@@ -84,7 +85,7 @@ final class HivedFixture: Sendable {
             print("hived systemd suite: made the \(release.debian) root in \(ContinuousClock.now - started) (cached from now on)")
         }
         guard let tree = result.output.split(separator: "\n").last.map(String.init), tree.hasPrefix("/") else {
-            throw SuiteFailure("scripts/lib/debian-root printed no tree: \(result)")
+            throw TestFailure("scripts/lib/debian-root printed no tree: \(result)")
         }
         return tree
     }
@@ -170,7 +171,7 @@ final class HivedFixture: Sendable {
     /// it succeeded.
     func kill(_ signal: String) async throws {
         let result = try await systemctl("kill", "-s", signal)
-        guard result.status == 0 else { throw SuiteFailure(result.description) }
+        guard result.status == 0 else { throw TestFailure(result.description) }
     }
 
     /// `systemctl ARGS hived.service`.

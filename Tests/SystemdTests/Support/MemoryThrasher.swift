@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Real memory pressure on this machine, for a PSI trigger to see: a shell in a memory
 /// cgroup of its own limited to 32 MiB (cgroup v1 `memory.limit_in_bytes`, or v2
@@ -64,14 +65,14 @@ final class MemoryThrasher: Sendable {
     init(lifetime: Duration = .seconds(120), joining join: String? = nil) async throws {
         let name = "hived-suite-pressure-\(getpid())"
         guard let cgroup = Self.cgroup(named: name) else {
-            throw SuiteFailure("no memory cgroup can be made here (cgroup v1 memory or a v2 memory controller, as root)")
+            throw TestFailure("no memory cgroup can be made here (cgroup v1 memory or a v2 memory controller, as root)")
         }
         // On cgroup v2 alone a task is in one cgroup: joining another would leave the limit.
         guard join == nil || cgroup.limit == "memory.limit_in_bytes" else {
-            throw SuiteFailure("the thrasher can join \(join ?? "") only where its limit is a cgroup v1 one; this machine has cgroup v2 alone")
+            throw TestFailure("the thrasher can join \(join ?? "") only where its limit is a cgroup v1 one; this machine has cgroup v2 alone")
         }
         var template = Array("/var/tmp/hived-suite-pressure.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SuiteFailure("mkdtemp: errno \(errno)") }
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
         let directory = String(cString: made)
         self.directory = directory
         let seconds = lifetime.components.seconds
@@ -81,12 +82,12 @@ final class MemoryThrasher: Sendable {
                  SuiteRequirements.unifiedHierarchy ?? "", join ?? ""],
                 timeout: lifetime + .seconds(30))
         }
-        let started = await eventually(timeout: .seconds(60)) {
+        let started = await eventually(timeout: .seconds(60), every: .systemctl) {
             FileManager.default.fileExists(atPath: directory + "/started")
         }
         guard started else {
             let result = try? await running.value
-            throw SuiteFailure("the memory thrasher did not start: \(result.map { "\($0)" } ?? "still running")")
+            throw TestFailure("the memory thrasher did not start: \(result.map { "\($0)" } ?? "still running")")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What the documentation tells an operator to type or write, read from HiveDaemon's
 /// "Running under systemd" article itself, so the suite runs the steps exactly as the
@@ -14,7 +15,7 @@ enum OperatorDocumentation {
         guard let marker = lines.firstIndex(where: { $0.hasPrefix("<!-- Tests/SystemdTests") && $0.contains("(\(name))") }),
             let open = lines[(marker + 1)...].firstIndex(where: { $0.hasPrefix("```") }),
             let close = lines[(open + 1)...].firstIndex(where: { $0.hasPrefix("```") })
-        else { throw SuiteFailure("\(Self.path) has no block marked (\(name))") }
+        else { throw TestFailure("\(Self.path) has no block marked (\(name))") }
         return lines[(open + 1)..<close].joined(separator: "\n") + "\n"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One line of a probe module's file: `{"module":…,"event":…,"name":…,"params":{…},"ts":…}`.
 struct ProbeRecord: Decodable, Equatable, CustomStringConvertible {
@@ -21,7 +22,7 @@ struct ProbeRecord: Decodable, Equatable, CustomStringConvertible {
             do {
                 return try JSONDecoder().decode(ProbeRecord.self, from: Data(line.utf8))
             } catch {
-                throw SuiteFailure("\(file): a line that is not a probe record: \(line)")
+                throw TestFailure("\(file): a line that is not a probe record: \(line)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 extension SystemdContainer {
     /// Runs `arguments` inside the container (its mount, UTS, IPC, network and PID
@@ -15,7 +16,7 @@ extension SystemdContainer {
     @discardableResult
     func check(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandResult {
         let result = try await exec(arguments, timeout: timeout)
-        guard result.status == 0 else { throw SuiteFailure(result.description) }
+        guard result.status == 0 else { throw TestFailure(result.description) }
         return result
     }
 
@@ -66,7 +67,7 @@ extension SystemdContainer {
         let initScope = URL(fileURLWithPath: String(line.dropFirst(3)))
         let group = try await property(unit, "ControlGroup")
         guard initScope.lastPathComponent == "init.scope", !group.isEmpty else {
-            throw SuiteFailure("no cgroup for \(unit): PID 1 is in \(initScope.path), the unit's ControlGroup is '\(group)'")
+            throw TestFailure("no cgroup for \(unit): PID 1 is in \(initScope.path), the unit's ControlGroup is '\(group)'")
         }
         return hierarchy + initScope.deletingLastPathComponent().path + group
     }

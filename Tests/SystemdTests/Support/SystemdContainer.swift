@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A systemd booted with `systemd-nspawn` over a copy-on-write view of a root file system
 /// (this machine's `/` for systemd 252, a cached Debian 13 tree for 257), so the suite can
@@ -41,7 +42,7 @@ final class SystemdContainer: Sendable {
     /// step fails.
     static func boot(_ release: SystemdRelease, lower: String) async throws -> SystemdContainer {
         var template = Array("/tmp/hived-systemd-suite.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SuiteFailure("mkdtemp failed: errno \(errno)") }
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: errno \(errno)") }
         let directory = String(cString: made)
         let owner = getpid()
         let machine = "hived-suite-\(owner)-\(release.rawValue)"
@@ -63,7 +64,7 @@ final class SystemdContainer: Sendable {
         } catch {
             let log = (try? String(contentsOfFile: directory + "/nspawn.log", encoding: .utf8)) ?? ""
             _ = try? await Command.run(["sh", "-c", Self.stopScript, "stop", directory, machine])
-            throw SuiteFailure("booting \(release.testDescription) in a container failed: \(error)\n--- nspawn log\n\(log)")
+            throw TestFailure("booting \(release.testDescription) in a container failed: \(error)\n--- nspawn log\n\(log)")
         }
     }
 
@@ -92,7 +93,7 @@ final class SystemdContainer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw SuiteFailure("systemd-nspawn started no systemd within 30 s")
+        throw TestFailure("systemd-nspawn started no systemd within 30 s")
     }
 
     /// Waits until the container's systemd finished booting (running or degraded). Its
@@ -106,6 +107,6 @@ final class SystemdContainer: Sendable {
             last = result
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw SuiteFailure("the container's systemd did not finish booting: \(last.map(String.init(describing:)) ?? "")")
+        throw TestFailure("the container's systemd did not finish booting: \(last.map(String.init(describing:)) ?? "")")
     }
 }

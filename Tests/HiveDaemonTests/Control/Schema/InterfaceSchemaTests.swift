@@ -1,5 +1,6 @@
 import Foundation
 @testable import HiveDaemon
+import TestSupport
 import Testing
 
 /// The control interface's schema is written once: the Varlink descriptions of
@@ -123,16 +124,11 @@ import Testing
     static func json(_ message: [UInt8]) throws -> [String: JSONValue] {
         #expect(message.last == 0)
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(message.dropLast()))
-        guard case .object(let members) = value else { throw SchemaTestFailure("not an object: \(value)") }
+        guard case .object(let members) = value else { throw TestFailure("not an object: \(value)") }
         return members
     }
 }
 
-/// A message that is not what a Varlink message is.
-struct SchemaTestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 extension JSONValue {
     /// The members of an object; none for any other value.

@@ -1,11 +1,10 @@
 import Foundation
-import TestSupport
 
 /// A path as a Unix socket address, for the tests' own sockets (bind, connect, sendto).
-enum UnixAddress {
+public enum UnixAddress {
     /// Runs `body` with `path` as a `sockaddr` and its length; a path too long for
     /// `sun_path` is cut to fit (the call then fails for the test to report).
-    static func with<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) rethrows -> R {
+    public static func with<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) rethrows -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -19,7 +18,7 @@ enum UnixAddress {
     }
 
     /// A close-on-exec stream socket connected to `path` (blocking).
-    static func connectedStreamSocket(_ path: String) throws -> Int32 {
+    public static func connectedStreamSocket(_ path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
         guard with(path, { connect(descriptor, $0, $1) }) == 0 else {
@@ -31,7 +30,7 @@ enum UnixAddress {
     }
 
     /// A close-on-exec datagram socket bound at `path`.
-    static func boundDatagramSocket(_ path: String) throws -> Int32 {
+    public static func boundDatagramSocket(_ path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
         guard with(path, { bind(descriptor, $0, $1) }) == 0 else {

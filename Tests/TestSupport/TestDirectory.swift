@@ -1,11 +1,13 @@
 import Foundation
-import TestSupport
 
-/// A temporary directory for one test: configuration files, probe files, the notify socket.
-final class TestDirectory: Sendable {
-    let path: String
+/// A temporary directory under /tmp for one test (configuration files, probe files, the
+/// notify socket, shared objects), removed with everything in it when the test lets go of it.
+public final class TestDirectory: Sendable {
+    /// Its path.
+    public let path: String
 
-    init() throws {
+    /// A fresh directory.
+    public init() throws {
         var template = Array("/tmp/hived-test-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         path = String(cString: created)
@@ -15,19 +17,19 @@ final class TestDirectory: Sendable {
 
     /// Writes `text` to `name` in the directory and returns its path.
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String {
         let file = path + "/" + name
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
 
     /// The path of `name` in the directory.
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 }
 
 extension TestDirectory {
     /// Creates the (empty) file `name`: releases a probe's `stall_until` stall waiting for it.
-    func release(_ name: String) {
+    public func release(_ name: String) {
         _ = FileManager.default.createFile(atPath: file(name), contents: nil)
     }
 }
