@@ -64,6 +64,25 @@ final class OutputWriter<Queue: OutputQueue>: @unchecked Sendable {
         return queued
     }
 
+    /// Delivers `item` on the calling thread with `deliverNow` if the writer is idle
+    /// (nothing queued, nothing being delivered), keeping the writer waiting meanwhile so
+    /// that the order holds; otherwise, or if `deliverNow` fails, queues it as
+    /// ``enqueue(_:)`` does. Returns whether it was delivered here. For a last item that
+    /// cannot wait for the writer thread to wake on a loaded machine (the stop guard's
+    /// report): `deliverNow` must not block.
+    @discardableResult
+    func deliverOrEnqueue(_ item: Queue.Item, _ deliverNow: (Queue.Item) -> Bool) -> Bool {
+        let delivered = condition.withLock { queue.count == 0 && delivering == nil && deliverNow(item) }
+        if !delivered { enqueue(item) }
+        return delivered
+    }
+
+    /// Whether the writer has been delivering one item since before `instant`
+    /// (`CLOCK_MONOTONIC` nanoseconds): its reader does not read.
+    func isBlocked(since instant: UInt64) -> Bool {
+        condition.withLock { delivering != nil && busySince < instant }
+    }
+
     /// Waits until everything queued so far was delivered, or until `deadline`
     /// (`CLOCK_MONOTONIC` nanoseconds). Returns whether the queue drained.
     @discardableResult

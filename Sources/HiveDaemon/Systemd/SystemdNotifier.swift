@@ -29,6 +29,8 @@ final class SystemdNotifier: Sendable {
     /// (`NOTIFY_SOCKET` set and not empty). When false, ``send(_:)`` does nothing.
     let isEnabled: Bool
     let writer: OutputWriter<NotifyQueue>
+    /// `NOTIFY_SOCKET`, for ``sendNow(_:)``; empty when notifications are off.
+    let socketPath: String
 
     /// Makes a notifier for the `NOTIFY_SOCKET` in `environment`.
     ///
@@ -46,6 +48,7 @@ final class SystemdNotifier: Sendable {
     /// A notifier that logs a failure at most once per `failureLogInterval`.
     init(environment: SystemdEnvironment, logger: Logger, failureLogInterval: Duration) {
         self.isEnabled = environment.notificationsEnabled
+        self.socketPath = environment.notifySocket ?? ""
         let failures = FailureLog(logger: logger, interval: failureLogInterval.nanosecondsClamped)
         writer = OutputWriter(name: "hive-notify", queue: NotifyQueue()) { message in
             do throws(SystemdError) {
