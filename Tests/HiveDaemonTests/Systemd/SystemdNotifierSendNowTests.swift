@@ -13,7 +13,7 @@ extension ProcessEnvironmentSuite {
             try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socket.path]) {
                 let notifier = SystemdNotifier(environment: .capture())
                 #expect(notifier.sendNow(.stopping(status: "stop budget of 1.0s exceeded")), "sent on this thread")
-                #expect(socket.receive() == "STOPPING=1\nSTATUS=stop budget of 1.0s exceeded")
+                #expect(socket.next()?.text == "STOPPING=1\nSTATUS=stop budget of 1.0s exceeded")
                 #expect(!notifier.isBlocked(since: MonotonicClock.nanoseconds()))
             }
         }
@@ -33,9 +33,9 @@ extension ProcessEnvironmentSuite {
         /// A receiver whose queue is full holds the writer in `sd_notify`: the report waits
         /// behind `STOPPING=1` and arrives after it once the receiver reads again.
         @Test func sendNowQueuesBehindAWriterThatIsBlocked() throws {
-            let socket = try NotifySocket()
-            let fillers = try Self.fill(socket.path)
-            #expect(fillers > 0)
+            let directory = try TestDirectory()
+            let socket = try HandReadNotifySocket(path: directory.file("notify.sock"))
+            #expect(try socket.fill() > 0)
             try ProcessEnvironmentSuite.with(["NOTIFY_SOCKET": socket.path]) {
                 let notifier = SystemdNotifier(environment: .capture())
                 let before = MonotonicClock.nanoseconds()
@@ -48,32 +48,15 @@ extension ProcessEnvironmentSuite {
                 }
                 #expect(!notifier.isBlocked(since: before), "not blocked since before it began")
                 #expect(!notifier.sendNow(.status("exceeded")), "queued, not sent ahead")
-                var texts: [String] = []
-                while texts.count < fillers + 2, let text = socket.receive() { texts.append(text) }
-                #expect(texts.suffix(2) == ["STOPPING=1", "STATUS=exceeded"])
+                // Reading makes room; the writer then delivers both, in order (nothing
+                // signals the test when they arrive: look every millisecond, at most 10 s).
+                while socket.messages.count < 2, MonotonicClock.nanoseconds() < limit + 10_000_000_000 {
+                    socket.read()
+                    usleep(1000)
+                }
+                #expect(socket.messages == ["STOPPING=1", "STATUS=exceeded"])
                 #expect(notifier.flush(until: MonotonicClock.nanoseconds() + 10_000_000_000))
             }
-        }
-
-        /// Sends datagrams to `path` until its receive queue is full; returns how many.
-        private static func fill(_ path: String) throws -> Int {
-            let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            defer { close(sender) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-            var count = 0
-            while true {
-                let sent = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(sender, "FILLER", 6, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
-                guard sent == 6 else { break }
-                count += 1
-            }
-            guard errno == EAGAIN else { throw TestFailure("filling \(path): \(String(cString: strerror(errno)))") }
-            return count
         }
 
         /// A datagram socket bound to the abstract name `name`.

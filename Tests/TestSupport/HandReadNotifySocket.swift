@@ -1,19 +1,20 @@
 import Foundation
-import TestSupport
 
 /// A `NOTIFY_SOCKET` receiver the test reads by hand: while it does not read, its queue
 /// stays full and hived's notifications wait, as when PID 1 is busy; ``read()`` takes what
 /// is waiting, as PID 1 does once it recovers.
-final class HandReadNotifySocket {
-    let path: String
+public final class HandReadNotifySocket {
+    /// Where it is bound.
+    public let path: String
     private let descriptor: Int32
     /// The datagrams hived sent, in arrival order (the filler left out).
-    private(set) var messages: [String] = []
+    public private(set) var messages: [String] = []
     /// How many of the test's own filler datagrams were read back.
-    private(set) var fillersRead = 0
+    public private(set) var fillersRead = 0
     private static let filler = "HIVED_TEST_FILLER=1"
 
-    init(path: String) throws {
+    /// A socket bound at `path`.
+    public init(path: String) throws {
         self.path = path
         descriptor = try UnixAddress.boundDatagramSocket(path)
     }
@@ -22,7 +23,7 @@ final class HandReadNotifySocket {
 
     /// Fills the socket's queue with datagrams of the test's own until the kernel takes no
     /// more (`net.unix.max_dgram_qlen`): from then on, every sender waits. Returns how many.
-    func fill() throws -> Int {
+    public func fill() throws -> Int {
         let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sender >= 0 else { throw TestFailure("socket: errno \(errno)") }
         defer { close(sender) }
@@ -42,7 +43,7 @@ final class HandReadNotifySocket {
     }
 
     /// Reads every datagram waiting, without waiting for more.
-    func read() {
+    public func read() {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
@@ -55,7 +56,7 @@ final class HandReadNotifySocket {
 
     /// The assignments that change the service's state (`READY=1`, `RELOADING=1`,
     /// `STOPPING=1`), in arrival order.
-    var states: [String] {
+    public var states: [String] {
         messages.flatMap { message in
             message.split(separator: "\n").filter { ["READY=1", "RELOADING=1", "STOPPING=1"].contains($0) }.map(String.init)
         }
