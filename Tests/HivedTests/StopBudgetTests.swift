@@ -13,10 +13,14 @@ import Testing
     /// signal that once reached it 80 ms after `kill(2)`: its stop guard runs above ordinary
     /// threads and raises the others before `_exit` (as root, as the tests run).
     static let pastBudget: Duration = .milliseconds(100)
-    /// From the report (`STATUS=… exceeded`, which the stop guard sends itself) to the exit:
-    /// the guard's grace for the log line (`StopGuard.reportGrace`, 50 ms), then `_exit`.
-    /// Measured beside two CPU hogs: at most 12 ms (27 ms with the guard not raised).
-    static let reportToExit: Duration = .milliseconds(50)
+    /// From the report (`STATUS=… exceeded`, which the stop guard sends itself at the
+    /// budget) to the exit: the contract's 100 ms past the budget. It holds the guard's
+    /// grace for the log line (`StopGuard.reportGrace`, 50 ms), then `_exit`, which ends
+    /// every thread of hived. Measured beside two CPU hogs: at most 12 ms (27 ms with the
+    /// guard not raised); the grace alone (50 ms) was missed by 1 to 3 ms at a load of 8
+    /// to 10 on 2 cores (four hogs and two other test loops), where even 100 ms once was not
+    /// enough (130 ms): no bound holds on a machine that loaded.
+    static let reportToExit: Duration = .milliseconds(100)
 
     /// As many modules as the cooperative pool has threads (one per CPU), at least two.
     static var poolWidth: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
