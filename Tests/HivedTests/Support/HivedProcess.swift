@@ -118,8 +118,31 @@ final class HivedProcess: @unchecked Sendable {
             return try await notify.waitFor(after: skip, timeout: timeout, "READY=1") { $0.hasPrefix("READY=1") }
         } catch {
             // What hived said and where its threads are tell a slow start from a hung one.
-            throw TestFailure("\(error); state \(state ?? "gone"); stderr:\n\(stderr)\nthreads:\n\(threadStates)")
+            throw TestFailure(
+                "\(error); state \(state ?? "gone"); stderr:\n\(stderr)\nthreads:\n\(threadStates)"
+                    + (backtraces.map { "\nbacktraces:\n\($0)" } ?? ""))
         }
+    }
+
+    /// Every thread's call stack, from gdb (`thread apply all bt`, at most 30 s; each line
+    /// cut at 200 characters), when gdb is installed: where a hung hived waits, by function
+    /// and line, which a wait channel (a futex, for most of them) does not tell. A task
+    /// suspended in an `await` is on no thread: every thread idle means one waits for a
+    /// resume that never came.
+    var backtraces: String? {
+        let gdb = "/usr/bin/gdb"
+        guard FileManager.default.isExecutableFile(atPath: gdb) else { return nil }
+        let debugger = Process()
+        debugger.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        debugger.arguments = ["30", gdb, "-nx", "-batch", "-p", "\(pid)", "-ex", "thread apply all bt"]
+        let output = Pipe()
+        debugger.standardOutput = output
+        debugger.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        guard (try? debugger.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        debugger.waitUntilExit()
+        return text.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }
+            .map { $0.prefix(200) }.joined(separator: "\n")
     }
 
     /// Each thread's name, state letter and kernel wait channel, one line each.
