@@ -2,14 +2,15 @@ import Foundation
 import Testing
 
 /// The test processes that run one kind of test alone: the tests that block threads or burn
-/// CPU (`BlockingTests`), and the real-systemd suite (`SystemdTests`).
+/// CPU (`BlockingTests`, and the process-level ones nested in `HivedTests`'
+/// `BlockingHivedTests`), and the real-systemd suite (`SystemdTests`).
 ///
 /// `scripts/lib/test-processes` starts each as a `swift test` of its own with
 /// `HIVE_TEST_PROCESS` naming it. Anywhere else, a plain `swift test` included, those
 /// tests skip, saying how to run them: a plain `swift test` is the timing-sensitive
 /// tests' process, and must not share its threads or cores with them.
 public enum TestProcess: String, Sendable {
-    /// `HIVE_TEST_PROCESS=blocking`: `BlockingTests`.
+    /// `HIVE_TEST_PROCESS=blocking`: `BlockingTests` and `HivedTests.BlockingHivedTests`.
     case blocking
     /// `HIVE_TEST_PROCESS=systemd`: `SystemdTests`.
     case systemd
@@ -20,12 +21,18 @@ public enum TestProcess: String, Sendable {
     /// Whether this is the process of these tests.
     public var isCurrent: Bool { Self.current == self }
 
+    /// The `swift test --filter` that selects this process's tests (the one
+    /// `scripts/lib/test-processes` passes).
+    public var filter: String {
+        self == .blocking ? #"^(BlockingTests\.|HivedTests\.BlockingHivedTests\b)"# : #"^SystemdTests\."#
+    }
+
     /// Why these tests skip in another process, and how to run them.
     public var skipComment: Comment {
         let target = self == .blocking ? "BlockingTests" : "SystemdTests"
         return Comment(rawValue: """
             \(target) run in a test process of their own: scripts/test\(self == .blocking ? " fast" : ""), \
-            or HIVE_TEST_PROCESS=\(rawValue) swift test --skip-build --filter '^\(target)\\.'
+            or HIVE_TEST_PROCESS=\(rawValue) swift test --skip-build --filter '\(filter)'
             """)
     }
 }

@@ -29,25 +29,6 @@ import Testing
         }
     }
 
-    @Test func stormsCoalesceWhileOneOfTheirKindWaits() {
-        let lifecycle = running()
-        #expect(lifecycle.accept(request(.signalledReload)) == .accepted(.queued))
-        for _ in 0..<1_000 { #expect(lifecycle.accept(request(.signalledReload)) == .accepted(.coalesced)) }
-        for _ in 0..<20_000 {
-            _ = lifecycle.accept(request(.event(.custom(name: "rotate", params: [:]), from: .signal(10))))
-            _ = lifecycle.accept(request(.event(.custom(name: "stats", params: [:]), from: .signal(12))))
-            _ = lifecycle.accept(request(.event(.memoryWarning, from: .signal(34))))
-        }
-        #expect(lifecycle.accept(request(.suspend)) == .accepted(.queued))
-        #expect(lifecycle.accept(request(.resume)) == .accepted(.coalesced))
-        #expect(lifecycle.accept(request(.suspend)) == .accepted(.coalesced), "the latest wanted state wins, in the first one's place")
-        #expect(drain(lifecycle, 5) == ["reload", "custom:rotate", "custom:stats", "memoryWarning", "background"])
-        #expect(lifecycle.queue.coalescedCount == 1_000 + 3 * 19_999 + 2)
-        // Once taken, the next one of a kind waits again.
-        #expect(lifecycle.accept(request(.signalledReload)) == .accepted(.queued))
-        #expect(lifecycle.next() == .request(.signalledReload))
-    }
-
     @Test func aStopGoesFirstAndDropsWhatHadNotStarted() {
         let lifecycle = running()
         _ = lifecycle.accept(request(.signalledReload))
@@ -61,21 +42,6 @@ import Testing
         let stop = Lifecycle.Stop(signal: SIGTERM, failure: nil, stage: .afterEvent)
         #expect(lifecycle.next() == .stop(stop))
         #expect(lifecycle.next() == nil, "the stop is handed out once")
-    }
-
-    @Test func theQueueIsBoundedAndOverflowIsCounted() {
-        let lifecycle = running()
-        for index in 0..<(RequestQueue.capacity + 500) {
-            _ = lifecycle.accept(request(.event(.custom(name: "e\(index)", params: [:]), from: .signal(10))))
-        }
-        #expect(lifecycle.queue.overflowCount == 500)
-        #expect(drain(lifecycle, 1) == ["custom:e0"])
-        #expect(lifecycle.accept(request(.signalledReload)) == .accepted(.queued), "room again")
-        guard case .refused(let reason) = lifecycle.accept(request(.resume)) else {
-            Issue.record("a full queue refuses")
-            return
-        }
-        #expect(reason.contains("queue is full"))
     }
 
     @Test func controlReloadsJoinTheReloadWaitingAndAreAnsweredByIt() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The code the documentation shows is code that builds: every ```swift block of the README,
@@ -6,9 +7,11 @@ import Testing
 /// found, line for line (indentation aside), in a Swift file that `scripts/test` compiles:
 /// the package's sources and tests, the example daemons, the HiveKit-only package. A block
 /// marked `<!-- manifest: … -->` is a `Package.swift` that `ManifestTests` checks instead.
-@Suite struct DocumentationCodeTests {
+/// CPU-bound (every compiled file read and searched, seconds per document beside two CPU
+/// hogs, two documents at once holding both of the pool's threads): in BlockingTests' process.
+@Suite(.runsIn(.blocking)) struct DocumentationCodeTests {
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Every document that shows code, relative to the root.
     static var documents: [String] {
