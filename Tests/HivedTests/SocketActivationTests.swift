@@ -96,6 +96,8 @@ import Testing
             ["run", "--config", config], in: directory, passing: [("web", web), ("extra", extra)],
             environment: ["LISTEN_FDNAMES": "web"])
         _ = try await ProbeFile.waitFor(events, "ready") { $0.event == "ready" }
+        // The log goes out on its own writer thread, which the probe's file may precede.
+        try await hived.waitForLog("; none is used; closed fd 3, fd 4\n")
         #expect(hived.stderr.contains(
             "error cannot read the passed sockets (LISTEN_FDS=2, LISTEN_FDNAMES=web): sd_listen_fds_with_names: "),
             "\(hived.stderr)")
