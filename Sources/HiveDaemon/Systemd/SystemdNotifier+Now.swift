@@ -31,28 +31,12 @@ extension SystemdNotifier {
     /// Sends `text` as one datagram to `path` (`/…`, or `@…` for the abstract namespace)
     /// with `MSG_DONTWAIT`; false if it did not go.
     private static func sendWithoutBlocking(_ text: String, to path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        guard bytes.first == UInt8(ascii: "/") || bytes.first == UInt8(ascii: "@") else { return false }
-        let abstract = bytes[0] == UInt8(ascii: "@")
-        if abstract { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        // A path's length counts its terminating zero; an abstract name's does not.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+        guard var address = UnixAddress(notifySocket: path) else { return false }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var text = text
-        let sent = text.withUTF8 { data in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, data.baseAddress, data.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length)
-                }
-            }
-        }
+        let sent = text.withUTF8 { address.send(descriptor, UnsafeRawBufferPointer($0), flags: Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
         return sent == text.utf8.count
     }
 }
