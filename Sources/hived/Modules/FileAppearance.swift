@@ -37,7 +37,10 @@ enum FileAppearance {
         defer { close(watch) }
         var events = [UInt8](repeating: 0, count: 4096)
         while access(path, F_OK) != 0 {
-            if read(watch, &events, events.count) < 0 && errno != EINTR { return }
+            // A watch that fails to read still leaves the file to wait for: look every 5 ms.
+            if read(watch, &events, events.count) < 0 && errno != EINTR {
+                while access(path, F_OK) != 0 { usleep(5_000) }
+            }
         }
     }
 
