@@ -4,7 +4,7 @@ import Testing
 extension HivedUnderSystemdTests {
     /// `Examples/KeyValue`'s kvd as `scripts/test` builds it (the example's README installs
     /// this binary).
-    static let keyValueBinary = HivedFixture.packageRoot + "/Examples/.build/debug/kvd"
+    static let keyValueBinary = HivedFixture.packageRoot + "/.build/debug/kvd"
 
     /// Whether the kvd test runs: kvd is built, or `HIVE_EXAMPLES=require` (set by
     /// `scripts/test`) makes a missing build a failure rather than a skip.

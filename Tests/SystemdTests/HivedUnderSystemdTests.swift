@@ -11,7 +11,9 @@ import Testing
 /// checks of what only newer systemd offers (`Type=notify-reload`, `varlinkctl`,
 /// `MemoryPressureWatch=`, `FileDescriptorStorePreserve=`) take the modern releases alone.
 /// One container per release serves every test (booting is the slow part), so the tests
-/// run one at a time and each starts from a stopped hived with its own configuration.
+/// run one at a time and each starts from a stopped hived with its own configuration; a
+/// check that mostly waits on systemd's timers runs on every release at once instead
+/// (``onEveryReleaseAtOnce(_:)``).
 @Suite(
     "hived under real systemd",
     .serialized,
@@ -23,6 +25,16 @@ struct HivedUnderSystemdTests {
     /// The fixture ``BootedSystemd`` set up for `release`; throws why there is none.
     func hived(_ release: SystemdRelease) throws -> HivedFixture {
         try HivedFixture.fixture(for: release)
+    }
+
+    /// Runs `check` on every selected release at the same time, for a check whose time is
+    /// mostly systemd's timers: each release has a container of its own, and the suite runs
+    /// nothing else meanwhile. Its expectations name the release.
+    func onEveryReleaseAtOnce(_ check: @escaping @Sendable (SystemdRelease) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for release in SystemdRelease.selected { group.addTask { try await check(release) } }
+            try await group.waitForAll()
+        }
     }
 
     /// A configuration whose modules are probes writing to /var/lib/hived/FILE.jsonl.
