@@ -1,25 +1,47 @@
 # Background steps for scripts/test: `background NAME COMMAND…` starts COMMAND with its
-# standard output and error kept in files; `await NAME` waits for it and on failure shows
-# its error output and ends the script; `output NAME` is what it printed. Steps still running
-# when the script ends (a failure elsewhere, Ctrl-C) are killed with their children.
+# standard output and error kept in files (`background --shown NAME COMMAND…`: on the
+# terminal, as they come); `await NAME` waits for it and on failure shows its error output
+# and ends the script; `output NAME` is what it printed. `pause NAME…` stops steps with
+# their children (SIGSTOP) and `resume NAME…` lets them go on (SIGCONT): what must not
+# load the machine while a timing-sensitive test process runs. Steps still running when
+# the script ends (a failure elsewhere, Ctrl-C) are killed with their children.
 background_dir=$(mktemp -d /tmp/hived-steps.XXXXXX)
 declare -A background_pids=()
 declare -A background_started=()
 
 background_cleanup() {
     local pid
-    for pid in "${background_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+    # A paused step must go on to see its SIGTERM.
+    for pid in "${background_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; kill -CONT -- "-$pid" 2>/dev/null || true; done
     rm -rf "$background_dir"
 }
 trap background_cleanup EXIT
 
 background() {
-    local name=$1
+    local shown=false name
+    if [ "$1" = --shown ]; then shown=true; shift; fi
+    name=$1
     shift
     background_started[$name]=$SECONDS
-    # Its own process group (setsid), so that cleanup ends the builds it started too.
-    setsid --wait "$@" >"$background_dir/$name.out" 2>"$background_dir/$name.log" </dev/null &
+    # Its own process group (setsid, which does not fork here: a script's background job
+    # leads no group), so that pause, resume and cleanup reach the builds it started too.
+    if [ "$shown" = true ]; then
+        : >"$background_dir/$name.log"
+        setsid --wait "$@" </dev/null &
+    else
+        setsid --wait "$@" >"$background_dir/$name.out" 2>"$background_dir/$name.log" </dev/null &
+    fi
     background_pids[$name]=$!
+}
+
+pause() {
+    local name
+    for name in "$@"; do kill -STOP -- "-${background_pids[$name]}" 2>/dev/null || true; done
+}
+
+resume() {
+    local name
+    for name in "$@"; do kill -CONT -- "-${background_pids[$name]}" 2>/dev/null || true; done
 }
 
 await() {
@@ -27,8 +49,12 @@ await() {
     wait "${background_pids[$name]}" || status=$?
     unset "background_pids[$name]"
     if [ "$status" -ne 0 ]; then
-        echo "scripts/test: $name failed (status $status):" >&2
-        cat "$background_dir/$name.log" >&2
+        if [ -s "$background_dir/$name.log" ]; then
+            echo "scripts/test: $name failed (status $status):" >&2
+            cat "$background_dir/$name.log" >&2
+        else
+            echo "scripts/test: $name failed (status $status; its output is above)" >&2
+        fi
         exit 1
     fi
     echo "scripts/test: $name took $((SECONDS - background_started[$name])) s (in the background)" >&2

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An executable of a package in `Examples/`, built by `scripts/test` before the tests
-/// (`swift build --package-path Examples/NAME --scratch-path Examples/.build`: one scratch
-/// directory for every example, so that hived's modules compile once).
+/// (`swift build --package-path Examples/NAME --scratch-path .build`: this package's own
+/// scratch directory, so that hived's modules, built for the tests, compile not again).
 ///
 /// When it is missing the tests that need it are skipped, saying why, unless
 /// `HIVE_EXAMPLES=require` (set by `scripts/test`, which builds them): then they fail.
@@ -11,9 +11,9 @@ enum ExampleBinary {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `Examples/.build/debug/PRODUCT`.
+    /// `.build/debug/PRODUCT`.
     static func url(product: String) -> URL {
-        root.appendingPathComponent("Examples/.build/debug/\(product)")
+        root.appendingPathComponent(".build/debug/\(product)")
     }
 
     /// Whether the tests of `product` run: it is built, or `HIVE_EXAMPLES=require` asks
