@@ -1,10 +1,11 @@
-# Background steps for scripts/test: `background NAME COMMAND…` starts COMMAND with its
-# standard output and error kept in files (`background --shown NAME COMMAND…`: on the
-# terminal, as they come); `await NAME` waits for it and on failure shows its error output
-# and ends the script; `output NAME` is what it printed. `pause NAME…` stops steps with
-# their children (SIGSTOP) and `resume NAME…` lets them go on (SIGCONT): what must not
-# load the machine while a timing-sensitive test process runs. Steps still running when
-# the script ends (a failure elsewhere, Ctrl-C) are killed with their children.
+# Background steps for scripts/test: `background [--shown] [--idle] NAME COMMAND…` starts
+# COMMAND with its standard output and error kept in files (--shown: on the terminal, as
+# they come; --idle: at the lowest priority, so that it takes only the CPU the others
+# leave); `await NAME` waits for it and on failure shows its error output and ends the
+# script; `output NAME` is what it printed. `pause NAME…` stops steps with their children
+# (SIGSTOP) and `resume NAME…` lets them go on (SIGCONT): what must not load the machine
+# while a timing-sensitive test process runs. Steps still running when the script ends (a
+# failure elsewhere, Ctrl-C) are killed with their children.
 background_dir=$(mktemp -d /tmp/hived-steps.XXXXXX)
 declare -A background_pids=()
 declare -A background_started=()
@@ -18,13 +19,26 @@ background_cleanup() {
 trap background_cleanup EXIT
 
 background() {
-    local shown=false name
-    if [ "$1" = --shown ]; then shown=true; shift; fi
+    local shown=false idle=false name
+    while :; do
+        case "$1" in
+        --shown) shown=true ;;
+        --idle) idle=true ;;
+        *) break ;;
+        esac
+        shift
+    done
     name=$1
     shift
     background_started[$name]=$SECONDS
-    # Its own process group (setsid, which does not fork here: a script's background job
-    # leads no group), so that pause, resume and cleanup reach the builds it started too.
+    # Its own session and process group (setsid, which does not fork here: a script's
+    # background job leads no group), so that pause, resume and cleanup reach the builds it
+    # started too. A new session is also a scheduling group of its own where the kernel
+    # groups sessions (sched_autogroup): there a process's nice value counts only within
+    # its group, so --idle lowers the group's (/proc/self/autogroup) as well.
+    if [ "$idle" = true ]; then
+        set -- sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' idle "$@"
+    fi
     if [ "$shown" = true ]; then
         : >"$background_dir/$name.log"
         setsid --wait "$@" </dev/null &
